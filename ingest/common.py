@@ -1,0 +1,105 @@
+"""Helpers shared by the report parsers: header alias matching and family checks."""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+
+from .records import Line, ParsedReport, ParseError
+from .text import clean_text
+
+log = logging.getLogger("perfwh.ingest")
+
+
+def normalise_header(text: str) -> str:
+    """Header text compared loosely: cleaned, lower case, single spaces, no spaces around '/'."""
+    text = clean_text(text).lower()
+    text = re.sub(r"\s*/\s*", "/", text)
+    text = re.sub(r"\s*\(\s*", " (", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _as_printed(text: str) -> str:
+    """What counts as the same spelling: equal but for case and runs of white space."""
+    return re.sub(r"\s+", " ", clean_text(text)).lower()
+
+
+def note_variant(report: ParsedReport, line: int, printed: str, canonical: str) -> None:
+    """Record and log a header spelled other than its canonical form."""
+    report.header_variants.append((line, clean_text(printed), canonical))
+    log.info("line %d: header variant %r read as %r", line, clean_text(printed), canonical)
+
+
+class AliasMap:
+    """Known spellings of one header, mapped to its canonical text.
+
+    ``match`` returns the canonical header for a known spelling, and records a variant
+    (any spelling other than the canonical one) on the report so the build can log it.
+    """
+
+    def __init__(self, canonical: str, *variants: str):
+        self.canonical = canonical
+        self._known = {normalise_header(canonical): canonical}
+        for variant in variants:
+            self._known[normalise_header(variant)] = canonical
+
+    def match(self, text: str, line: int, report: ParsedReport) -> str | None:
+        canonical = self._known.get(normalise_header(text))
+        if canonical is not None and _as_printed(text) != _as_printed(canonical):
+            note_variant(report, line, text, canonical)
+        return canonical
+
+    def prefix_of(self, text: str) -> str | None:
+        """The longest known spelling that ``text`` starts with (compared loosely)."""
+        norm = normalise_header(text)
+        for spelling in sorted(self._known, key=len, reverse=True):
+            if norm.startswith(spelling) and (len(norm) == len(spelling) or norm[len(spelling)] == " "):
+                return spelling
+        return None
+
+    def __contains__(self, text: str) -> bool:
+        return normalise_header(text) in self._known
+
+
+def require_signature(lines: Sequence[Line], family: str, patterns: Iterable[str],
+                      description: str, within: int = 60) -> None:
+    """Refuse a file of another family: one of ``patterns`` must occur near the top."""
+    if not lines or all(not line.text.strip() for line in lines):
+        raise ParseError("the file is empty", 1, expected=description)
+    head = [line for line in lines[:within]]
+    for line in head:
+        text = clean_text(line.text)
+        if any(re.search(p, text) for p in patterns):
+            return
+    first = next((line for line in lines if line.text.strip()), lines[0])
+    raise ParseError(f"this is not a {family} report: its opening lines do not name it "
+                     f"(first line: {clean_text(first.text)[:80]!r})", first.number,
+                     expected=description)
+
+
+def next_nonblank(lines: Sequence[Line], index: int, step: int = 1) -> int | None:
+    """Index of the next line (forward or backward) that is not blank."""
+    i = index + step
+    while 0 <= i < len(lines):
+        if lines[i].text.strip():
+            return i
+        i += step
+    return None
+
+
+def table_rows(lines: Sequence[Line], start: int) -> list[Line]:
+    """The lines of a table body: from ``start`` up to the first blank line."""
+    rows = []
+    for line in lines[start:]:
+        if not line.text.strip():
+            break
+        rows.append(line)
+    return rows
+
+
+def ensure_tables(report: ParsedReport, source_hint: str, line: int) -> ParsedReport:
+    """A report in which no results table was found is an error, never an empty success."""
+    if not report.observations:
+        raise ParseError(f"no results table found in this {source_hint} report", line,
+                         expected="at least one results table")
+    return report

@@ -1,0 +1,142 @@
+"""The records every report parser returns, and the one error type they raise.
+
+A parser is a pure function ``parse(lines) -> ParsedReport``. It never reads files
+and never touches the warehouse: `ingest.reader` turns a file into `Line`s and
+`perfwh.warehouse` loads the records.
+
+Numbers are carried as printed: ``printed_value`` is the cell exactly as it
+appears, ``number`` its numeric part and ``unit`` the unit token found next to
+it (or implied by the column heading). Conversion to canonical units happens in
+the warehouse's ``stg_`` layer, from the one unit table in `ingest.units`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a report: 1-based line number, PDF page (None for text), text."""
+
+    number: int
+    text: str
+    page: int | None = None
+
+
+class ParseError(ValueError):
+    """A report could not be read as its family. Names file, line and what was expected."""
+
+    def __init__(self, message: str, line: int | None = None, source: str | None = None,
+                 expected: str | None = None):
+        self.message = message
+        self.line = line
+        self.source = source
+        self.expected = expected
+        super().__init__(str(self))
+
+    def located(self, source: str) -> "ParseError":
+        return ParseError(self.message, self.line, source, self.expected)
+
+    def __str__(self) -> str:
+        where = self.source or "<report>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        text = f"{where}: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A printed quantity split into its numeric part and unit token.
+
+    ``unit`` is a token of `ingest.units.UNITS` for the quantity kind the column holds.
+    """
+
+    printed: str
+    number: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class SourceTable:
+    """A results table as found in the report: where it starts and what it is called."""
+
+    table_key: str
+    title: str
+    heading_line: int
+    kind: str  # throughput | startup | summary | scorecard | power | fanout
+    page: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    transport: str | None = None
+    message_domain: str | None = None
+    flow_style: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One number of one row of one results table, with every key that row carries."""
+
+    table_key: str
+    row_line: int
+    product: str  # product key of sources.yml
+    platform: str  # platform key of sources.yml
+    scenario: str
+    metric: str  # a metric of `ingest.units.METRICS`
+    value: Quantity
+    message_size: Quantity | None = None
+    persistent: bool | None = None
+    concurrency_kind: str | None = None
+    concurrency: Quantity | None = None
+    replicas: int | None = None
+    tshirt: str | None = None  # T-shirt size name; its CPU and memory come from the report
+    component: str | None = None  # what was measured when not the whole server
+    observed_at: str | None = None  # ISO timestamp of a reading (power tables)
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A number the report states in prose, to be checked against its tables."""
+
+    line: int
+    text: str  # the sentence fragment that states it
+    metric: str
+    value: Quantity
+    scenario: str | None = None
+    platform: str | None = None
+    product: str | None = None
+    message_size: Quantity | None = None
+    persistent: bool | None = None
+    concurrency_kind: str | None = None
+    concurrency: Quantity | None = None
+    comparison: str = "approx"  # approx | over | under | ratio
+    relative_to: dict | None = None  # for ratio claims: the key of the denominator row
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class TShirt:
+    name: str
+    cpu_cores: str  # as printed, e.g. "0.5"
+    memory_mib: str
+    line: int
+
+
+@dataclass
+class ParsedReport:
+    family: str
+    tables: list[SourceTable] = field(default_factory=list)
+    scenarios: list[Scenario] = field(default_factory=list)
+    observations: list[Observation] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    tshirts: list[TShirt] = field(default_factory=list)
+    header_variants: list[tuple[int, str, str]] = field(default_factory=list)
+    """(line, printed header, canonical header) for each header that matched an alias."""

@@ -1,0 +1,125 @@
+"""The one unit table and the one metric table of perfwh.
+
+Every printed unit token the parsers accept is listed here, per quantity kind,
+with its canonical unit and an exact decimal factor. The build loads both tables
+into the warehouse (``ref_units``, ``ref_metrics``) and the ``stg_`` views convert
+with them, so there is no second copy of a conversion anywhere.
+
+Sizes use 1k = 1024 (the reports' own convention: WBIMB's 1KB message is 1024 bytes).
+Counts use K = 1000 and M = 1 000 000 (MessageSight's "400K producers").
+"""
+from __future__ import annotations
+
+import re
+from .records import ParseError, Quantity
+
+# quantity kind -> printed token -> (canonical unit, factor as an exact decimal string)
+UNITS: dict[str, dict[str, tuple[str, str]]] = {
+    "size": {
+        "": ("bytes", "1"),
+        "b": ("bytes", "1"),
+        "B": ("bytes", "1"),
+        "bytes": ("bytes", "1"),
+        "k": ("bytes", "1024"),
+        "K": ("bytes", "1024"),
+        "kB": ("bytes", "1024"),
+        "KB": ("bytes", "1024"),
+        "MB": ("bytes", "1048576"),
+        "M": ("bytes", "1048576"),
+    },
+    "rate": {
+        "": ("msgs/s", "1"),
+        "/s": ("msgs/s", "1"),
+        "K": ("msgs/s", "1000"),
+        "M": ("msgs/s", "1000000"),
+    },
+    "count": {
+        "": ("count", "1"),
+        "K": ("count", "1000"),
+        "M": ("count", "1000000"),
+    },
+    "cpu_cost": {
+        "μs": ("ms", "0.001"),  # Greek small letter mu, as the ACE 11 report prints it
+        "µs": ("ms", "0.001"),  # micro sign, the same unit typed differently
+        "us": ("ms", "0.001"),
+        "ms": ("ms", "1"),
+        "s": ("ms", "1000"),
+    },
+    "percent": {"": ("%", "1"), "%": ("%", "1")},
+    "seconds": {"": ("s", "1"), "s": ("s", "1"), "sec": ("s", "1")},
+    "microseconds": {"": ("us", "1"), "us": ("us", "1"), "μs": ("us", "1"), "µs": ("us", "1")},
+    "volts": {"": ("V", "1"), "V": ("V", "1")},
+    "amps": {"": ("A", "1"), "A": ("A", "1")},
+    "watts": {"": ("W", "1"), "W": ("W", "1")},
+    "kwh": {"": ("kWh", "1")},
+    "ratio": {"": ("ratio", "1")},
+    "msgs_per_watt": {"": ("msgs/W", "1"), "K": ("msgs/W", "1000")},
+    "rate_per_rack_unit": {"": ("msgs/s/U", "1"), "K": ("msgs/s/U", "1000")},
+    "cores": {"": ("cores", "1"), "m": ("cores", "0.001")},
+    "mebibytes": {"Mi": ("MiB", "1"), "Gi": ("MiB", "1024")},
+}
+
+# metric -> (quantity kind, description). The canonical unit is the quantity's.
+METRICS: dict[str, tuple[str, str]] = {
+    "msg_rate": ("rate", "Message rate: round trips or flow invocations per second"),
+    "cpu_busy_pct": ("percent", "Server CPU busy, percent of all the server's processors"),
+    "cpu_ms_per_msg": ("cpu_cost", "CPU milliseconds consumed per message"),
+    "startup_s": ("seconds", "Integration Runtime pod startup time"),
+    "ingress_msg_rate": ("rate", "Messages per second into the appliance"),
+    "egress_msg_rate": ("rate", "Messages per second out of the appliance"),
+    "connections": ("count", "Concurrent MQTT producer connections sustained"),
+    "connection_burst_s": ("seconds", "Time to process a burst of connections"),
+    "latency_avg_us": ("microseconds", "Application-to-application latency, average"),
+    "latency_p50_us": ("microseconds", "Application-to-application latency, 50th percentile"),
+    "latency_p99_us": ("microseconds", "Application-to-application latency, 99th percentile"),
+    "latency_max_us": ("microseconds", "Application-to-application latency, maximum"),
+    "latency_stdev_us": ("microseconds", "Application-to-application latency, standard deviation"),
+    "msgs_per_watt": ("msgs_per_watt", "Persistent message rate divided by appliance power draw"),
+    "msgs_per_s_per_rack_unit": ("rate_per_rack_unit", "Persistent message rate per rack unit"),
+    "mapping_overhead_pct": ("percent", "Rate lost by a Mapping node against the same ESQL conversion"),
+    "supply_voltage_v": ("volts", "Power-supply outlet voltage reading"),
+    "supply_current_a": ("amps", "Power-supply outlet current reading"),
+    "power_factor": ("ratio", "Power-supply outlet power factor reading"),
+    "load_w": ("watts", "Power-supply load group watts reading"),
+    "cumulative_kwh": ("kwh", "Power-supply cumulative kilowatt hours reading"),
+    "topic_count": ("count", "Topics in the test configuration"),
+    "consumer_count": ("count", "Consumers in the test configuration"),
+    "producer_count": ("count", "Producers in the test configuration"),
+}
+
+_NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
+_QUANTITY = re.compile(rf"^\s*(?P<number>{_NUMBER})\s*(?P<unit>[^\d\s.,][^\s]*)?\s*$")
+
+
+def metric_quantity(metric: str) -> str:
+    try:
+        return METRICS[metric][0]
+    except KeyError:
+        raise ParseError(f"unknown metric {metric!r}", expected="one of " + ", ".join(METRICS))
+
+
+def canonical_unit(quantity: str) -> str:
+    return next(iter(UNITS[quantity].values()))[0]
+
+
+def quantity(printed: str, kind: str, default_unit: str = "", line: int | None = None) -> Quantity:
+    """Split a printed cell such as ``476.71 μs`` or ``2kB`` into number and unit.
+
+    ``default_unit`` is the unit the column heading implies when the cell has none.
+    Raises ParseError for anything that is not one number with a known unit of ``kind``.
+    """
+    match = _QUANTITY.match(printed)
+    if not match:
+        raise ParseError(f"{printed.strip()!r} is not a number", line,
+                         expected=f"a {kind} value such as 12.5")
+    unit = match.group("unit") or default_unit
+    if unit not in UNITS[kind]:
+        known = ", ".join(repr(u) for u in UNITS[kind] if u)
+        raise ParseError(f"unknown unit {unit!r} in {printed.strip()!r}", line,
+                         expected=f"a {kind} unit ({known})")
+    return Quantity(printed=printed.strip(), number=match.group("number").replace(",", ""), unit=unit)
+
+
+def decimals(number: str) -> int:
+    """Digits after the decimal point as printed: the precision of a reading."""
+    return len(number.split(".", 1)[1]) if "." in number else 0

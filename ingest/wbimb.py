@@ -1,0 +1,313 @@
+"""WebSphere Business Integration Message Broker V5 for AIX performance report (2004).
+
+Three kinds of results table:
+
+* Chapter 10: a numbered heading ("10.3.1 Simple Compute Results"), a header
+  "Persist Msg Size Msgs/sec % CPU Busy CPU ms/msg" and one row per persistence
+  and message size. Single flow instance, single execution group, unless the
+  heading names subscribers, destination-list entries, instances or execution groups.
+* Table 1: rates of three conversions done with ESQL and with a Mapping node, and
+  the Mapping node's overhead in percent.
+* Table 2: the rate of every conversion between four message formats (rows: input
+  format, columns: output format).
+
+Tables 1 and 2 repeat chapter-10 measurements; they land under the same scenario
+names so that the cross-table rules can compare them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .common import AliasMap, ensure_tables, next_nonblank, require_signature, table_rows
+from .records import (Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
+                      SourceTable)
+from .text import clean_text, tokens
+from .units import quantity
+
+FAMILY = "wbimb"
+PRODUCT = "wbimb5"
+PLATFORM = "aix"
+SIGNATURE = (r"WebSphere Business Integration Message Broker",)
+DESCRIPTION = "the WebSphere Business Integration Message Broker V5 performance report"
+
+CHAPTER10_HEADER = AliasMap("Persist Msg Size Msgs/sec % CPU Busy CPU ms/msg",
+                            "Persist Message Size Msgs/sec % CPU Busy CPU ms/msg",
+                            "Persistent Msg Size Msgs/sec % CPU Busy CPU ms/msg")
+TABLE1_HEADER = AliasMap("Using ESQL Using Mapping Node Overhead of Mapping Node")
+# (metric, quantity kind, unit the column heading implies)
+COLUMNS = (("msg_rate", "rate", ""), ("cpu_busy_pct", "percent", ""),
+           ("cpu_ms_per_msg", "cpu_cost", "ms"))
+PERSIST = {"no": False, "yes": True}
+FORMATS = ("Generic XML", "MRM CWF", "MRM XML", "MRM TDS")
+
+_SECTION = re.compile(r"^(?P<number>10(?:\.\d+)+)\s+(?P<title>\S.*)$")
+_COUNT_WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8, "ten": 10,
+                "one hundred": 100, "one thousand": 1000}
+
+# Headings that name a configuration of another scenario: (pattern, scenario, kind).
+# Section 4 of the report says the parallel-processing tests ran the very complex
+# compute flow; sections 10.9.1.x are the topic-based routing test with N subscribers.
+_VARIANTS = [
+    (re.compile(r"^(?P<n>.+?) Subscribers? Results$", re.I), "Topic Based Routing", "subscribers"),
+    (re.compile(r"^RouteToLabel with (?P<n>.+?) Entr(?:y|ies) in the Destination List$", re.I),
+     "RouteToLabel", "destination_list_entries"),
+    (re.compile(r"^Message Throughput with (?P<n>.+?) Instances?$", re.I),
+     "Very Complex Compute", "flow_instances"),
+    (re.compile(r"^Message Throughput with (?P<n>.+?) Execution Groups?$", re.I),
+     "Very Complex Compute", "execution_groups"),
+]
+
+_MQ = "MQ"
+_XML = "XML (generic)"
+
+
+def _conversion(source: str, target: str) -> Scenario:
+    return Scenario(f"{source} to {target}", _MQ, source, "Compute node (ESQL)",
+                    f"Converts a 31-field message from {source} to {target} with ESQL "
+                    "in a Compute node (section 3.8).")
+
+
+def _mapping(source: str, target: str) -> Scenario:
+    return Scenario(f"{source} Copy Mapped to {target}", _MQ, source, "Mapping node",
+                    f"Copies the fields of a {source} message into a {target} message "
+                    "with a Mapping node (section 3.7).")
+
+
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
+    Scenario("MQInput/MQOutput", _MQ, "BLOB (no parse)", "MQInput and MQOutput nodes only",
+             "Trivial flow: copies messages from the input to the output queue (section 3.1)."),
+    Scenario("Aggregation", _MQ, _XML, "Aggregate nodes",
+             "Fan-out flow issuing four requests, a C back-end and four fan-in flows "
+             "collecting the replies (section 3.2)."),
+    Scenario("Simple Compute", _MQ, _XML, "Compute node (ESQL)",
+             "Compute node copying the message and setting one field (section 3.3.1)."),
+    Scenario("Complex Compute", _MQ, _XML, "Compute node (ESQL)",
+             "Compute node with a loop over repeating elements (section 3.3.2)."),
+    Scenario("Multiple Complex Compute", _MQ, _XML, "Five Compute nodes (ESQL)",
+             "Five complex compute nodes daisy-chained (section 3.3.3)."),
+    Scenario("Very Complex Compute", _MQ, _XML, "Compute node (ESQL)",
+             "One compute node with five times the complex ESQL (section 3.3.4)."),
+    Scenario("Nested SELECT FROM Compute", _MQ, _XML, "Compute node (ESQL)",
+             "Compute node with a nested SELECT building a statement (section 3.3.5)."),
+    Scenario("Database Insert/Delete", _MQ, _XML, "Database node, coordinated transaction",
+             "Database node inserting and deleting a row under XA (section 3.4.1)."),
+    Scenario("Database Update", _MQ, _XML, "Database node, coordinated transaction",
+             "Database node updating a random row under XA (section 3.4.2)."),
+    Scenario("Database Read", _MQ, _XML, "Database node",
+             "Database node reading one row from buffers (section 3.4.3)."),
+    Scenario("Filter", _MQ, _XML, "Filter node",
+             "Filter node testing a tag in an MQRFH2 message (section 3.5)."),
+    Scenario("FlowOrder base", _MQ, _XML, "Two Compute nodes",
+             "Base case for the FlowOrder test: two compute nodes in sequence (section 3.6)."),
+    Scenario("FlowOrder", _MQ, _XML, "FlowOrder node and two Compute nodes",
+             "The same processing driven through a FlowOrder node (section 3.6)."),
+    *[_mapping(s, t) for s, t in (("MRM CWF", "MRM TDS"), ("MRM XML", "MRM CWF"),
+                                  ("MRM TDS", "Generic XML"))],
+    *[_conversion(s, t) for s in FORMATS for t in FORMATS],
+    Scenario("SWIFT MT543", _MQ, "MRM TDS", "Compute node (ESQL)",
+             "SWIFT MT543 messages modelled in MRM TDS, fixed length 6449 bytes (section 3.8.2)."),
+    Scenario("Topic Based Routing", _MQ, "MQRFH2", "Publication node",
+             "Publish/subscribe with topic-based routing to N subscribers (section 3.9.1)."),
+    Scenario("Content Based Routing", _MQ, "MQRFH2", "Publication node",
+             "Publish/subscribe with content-based routing, one subscriber (section 3.9.2)."),
+    Scenario("RouteToLabel", _MQ, _XML, "Compute, RouteToLabel and Label nodes",
+             "Dynamic routing through a destination list of N entries (section 3.10)."),
+]}
+
+# Chapter-10 headings whose scenario name is not the heading minus "Results".
+_RENAMED = {
+    "A Trivial MQInput/MQOutput Message Flow": "MQInput/MQOutput",
+    "Aggregation Node": "Aggregation",
+    "Filter Node": "Filter",
+    "FlowOrder Node First Test": "FlowOrder base",
+    "FlowOrder Node Second Test": "FlowOrder",
+    "Nested SELECT FROM Compute": "Nested SELECT FROM Compute",
+}
+
+
+def _count(words: str, line: int) -> int:
+    try:
+        return _COUNT_WORDS[words.strip().lower()]
+    except KeyError:
+        raise ParseError(f"cannot read the count {words!r} in a heading", line,
+                         expected="one of " + ", ".join(_COUNT_WORDS))
+
+
+def _configuration(title: str, line: int) -> tuple[str, str, int]:
+    """Scenario, concurrency kind and value named by a chapter-10 heading."""
+    for pattern, scenario, kind in _VARIANTS:
+        match = pattern.match(title)
+        if match:
+            return scenario, kind, _count(match.group("n"), line)
+    name = re.sub(r"\s+Results$", "", title)
+    name = _RENAMED.get(name, name)
+    if name == "Content Based Routing":
+        return name, "subscribers", 1
+    if name not in SCENARIOS:
+        raise ParseError(f"unknown results table {title!r}", line,
+                         expected="a chapter-10 heading naming a known test")
+    return name, "flow_instances", 1
+
+
+def parse(lines: Sequence[Line]) -> ParsedReport:
+    require_signature(lines, FAMILY, SIGNATURE, DESCRIPTION)
+    report = ParsedReport(family=FAMILY)
+    report.scenarios.extend(SCENARIOS.values())
+    for index, line in enumerate(lines):
+        text = clean_text(line.text)
+        if not text:
+            continue
+        if text in CHAPTER10_HEADER:
+            CHAPTER10_HEADER.match(text, line.number, report)
+            _chapter10_table(lines, index, report)
+        elif text in TABLE1_HEADER:
+            TABLE1_HEADER.match(text, line.number, report)
+            _table1(lines, index, report)
+        elif _is_table2_header(text):
+            _table2(lines, index, report)
+    return ensure_tables(report, DESCRIPTION, lines[0].number)
+
+
+def _heading_above(lines: Sequence[Line], index: int) -> tuple[Line, str, str]:
+    for i in range(index - 1, -1, -1):
+        match = _SECTION.match(clean_text(lines[i].text))
+        if match and "....." not in lines[i].text:
+            return lines[i], match.group("number"), match.group("title")
+    raise ParseError("results table without a numbered heading above it", lines[index].number,
+                     expected="a heading such as '10.3.1 Simple Compute Results'")
+
+
+def _chapter10_table(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
+    heading, number, title = _heading_above(lines, index)
+    scenario, kind, count = _configuration(title, heading.number)
+    if any(t.table_key == number for t in report.tables):
+        raise ParseError(f"section {number} has two results tables", lines[index].number,
+                         expected="one table per section")
+    report.tables.append(SourceTable(number, f"{number} {title}", heading.number, "throughput",
+                                     heading.page))
+    rows = table_rows(lines, index + 1)
+    if not rows:
+        raise ParseError(f"table {number} has no rows", lines[index].number + 1,
+                         expected="rows of Persist, Msg Size, Msgs/sec, % CPU Busy, CPU ms/msg")
+    for row in rows:
+        cells = tokens(row.text)
+        if len(cells) != 2 + len(COLUMNS):
+            raise ParseError(f"row has {len(cells)} cells", row.number,
+                             expected="5 cells: Persist, Msg Size, Msgs/sec, % CPU Busy, CPU ms/msg")
+        persist = cells[0].lower()
+        if persist not in PERSIST:
+            raise ParseError(f"Persist is {cells[0]!r}", row.number, expected="'yes' or 'no'")
+        size = quantity(cells[1], "size", line=row.number)
+        for (metric, unit_kind, unit), cell in zip(COLUMNS, cells[2:]):
+            report.observations.append(Observation(
+                table_key=number, row_line=row.number, product=PRODUCT, platform=PLATFORM,
+                scenario=scenario, metric=metric, value=quantity(cell, unit_kind, unit, line=row.number),
+                message_size=size, persistent=PERSIST[persist], concurrency_kind=kind,
+                concurrency=Quantity(str(count), str(count), ""), page=row.page))
+
+
+def _caption_below(lines: Sequence[Line], index: int, prefix: str) -> Line:
+    for line in lines[index:index + 40]:
+        if clean_text(line.text).startswith(prefix):
+            return line
+    raise ParseError(f"no '{prefix}' caption below the table", lines[index].number,
+                     expected=f"a caption starting '{prefix}'")
+
+
+def _prose_size(lines: Sequence[Line], index: int) -> tuple[Quantity, bool, int]:
+    """The message size and persistence the prose above a summary table states."""
+    pattern = re.compile(r"This was a (?P<size>\d+\s?KB) (?P<persist>non persistent|persistent) message")
+    for i in range(index - 1, max(-1, index - 30), -1):
+        match = pattern.search(clean_text(lines[i].text))
+        if match:
+            size = quantity(match.group("size").replace(" ", ""), "size", line=lines[i].number)
+            return size, match.group("persist") == "persistent", lines[i].number
+    raise ParseError("no message size stated above the summary table", lines[index].number,
+                     expected="a sentence 'This was a 4KB non persistent message'")
+
+
+def _summary_observation(table_key: str, row: Line, scenario: str, metric: str, cell: str,
+                         unit_kind: str, size: Quantity, persistent: bool) -> Observation:
+    if scenario not in SCENARIOS:
+        raise ParseError(f"unknown conversion {scenario!r}", row.number,
+                         expected="formats among " + ", ".join(FORMATS))
+    return Observation(table_key=table_key, row_line=row.number, product=PRODUCT,
+                       platform=PLATFORM, scenario=scenario, metric=metric,
+                       value=quantity(cell, unit_kind, line=row.number), message_size=size,
+                       persistent=persistent, concurrency_kind="flow_instances",
+                       concurrency=Quantity("1", "1", ""), page=row.page)
+
+
+def _split_label(cells: list[str], values: int, row: Line) -> tuple[str, list[str]]:
+    if len(cells) <= values:
+        raise ParseError(f"row has {len(cells)} cells", row.number,
+                         expected=f"a format label and {values} values")
+    label, numbers = " ".join(cells[:-values]), cells[-values:]
+    if re.search(r"\d", label) or not all(re.fullmatch(r"[\d.]+", c) for c in numbers):
+        raise ParseError(f"cannot split {clean_text(row.text)!r} into a label and {values} values",
+                         row.number, expected=f"a format label and {values} values")
+    return label, numbers
+
+
+def _table1(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
+    caption = _caption_below(lines, index, "Table 1")
+    size, persistent, _ = _prose_size(lines, index)
+    report.tables.append(SourceTable("Table 1", clean_text(caption.text), lines[index].number,
+                                     "summary", lines[index].page,
+                                     note=f"caption at line {caption.number}"))
+    rows = table_rows(lines, index + 1)
+    if not rows:
+        raise ParseError("Table 1 has no rows", lines[index].number + 1,
+                         expected="one row per conversion")
+    for row in rows:
+        label, (esql, mapping, overhead) = _split_label(tokens(row.text), 3, row)
+        source, _, target = label.partition(" to ")
+        mapped = f"{source} Copy Mapped to {target}"
+        report.observations.append(_summary_observation(
+            "Table 1", row, label, "msg_rate", esql, "rate", size, persistent))
+        report.observations.append(_summary_observation(
+            "Table 1", row, mapped, "msg_rate", mapping, "rate", size, persistent))
+        report.observations.append(_summary_observation(
+            "Table 1", row, mapped, "mapping_overhead_pct", overhead, "percent", size, persistent))
+
+
+def _format_names(text: str) -> list[str] | None:
+    """Split a run of format names such as 'Generic XML MRM CWF MRM XML MRM TDS'."""
+    names, rest = [], text.strip()
+    while rest:
+        for name in FORMATS:
+            if rest.startswith(name):
+                names.append(name)
+                rest = rest[len(name):].strip()
+                break
+        else:
+            return None
+    return names
+
+
+def _is_table2_header(text: str) -> bool:
+    names = _format_names(text)
+    return bool(names) and len(names) == len(FORMATS)
+
+
+def _table2(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
+    targets = _format_names(clean_text(lines[index].text)) or []
+    caption = _caption_below(lines, index, "Table 2")
+    size, persistent, _ = _prose_size(lines, index)
+    report.tables.append(SourceTable("Table 2", clean_text(caption.text), lines[index].number,
+                                     "summary", lines[index].page,
+                                     note=f"caption at line {caption.number}"))
+    rows = table_rows(lines, index + 1)
+    if not rows:
+        raise ParseError("Table 2 has no rows", lines[index].number + 1,
+                         expected="one row per input format")
+    for row in rows:
+        source, values = _split_label(tokens(row.text), len(targets), row)
+        if source not in FORMATS:
+            raise ParseError(f"unknown input format {source!r}", row.number,
+                             expected="one of " + ", ".join(FORMATS))
+        for target, cell in zip(targets, values):
+            report.observations.append(_summary_observation(
+                "Table 2", row, f"{source} to {target}", "msg_rate", cell, "rate", size,
+                persistent))

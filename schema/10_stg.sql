@@ -1,0 +1,74 @@
+-- Staging: renames, casts and unit conversion only. Units come from ref_units, the
+-- one unit table (loaded from ingest/units.py). Decimal arithmetic keeps conversions
+-- exact (476.71 μs is 0.47671 ms, not 0.47671000000000003) before the cast to DOUBLE.
+
+CREATE VIEW stg_observations AS
+SELECT
+    o.source,
+    o.seq,
+    o.table_key,
+    o.row_line                                                      AS source_line,
+    o.page,
+    o.product_key,
+    o.platform_key,
+    o.scenario,
+    o.metric,
+    m.unit,
+    CAST(CAST(o.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
+    -- Half a unit in the last printed digit: a value printed 0.4 lies in [0.35, 0.45].
+    CAST(0.5 * POWER(10, -(CASE WHEN contains(o.number, '.')
+                                THEN length(split_part(o.number, '.', 2)) ELSE 0 END))
+         * CAST(vu.factor AS DOUBLE) AS DOUBLE)                     AS value_half_ulp,
+    o.printed_value,
+    o.size_printed                                                  AS message_size_printed,
+    CAST(ROUND(CAST(o.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
+                                                                    AS message_size_bytes,
+    o.persistent,
+    o.concurrency_kind,
+    o.concurrency_printed,
+    CAST(o.concurrency_number AS DOUBLE)                            AS concurrency,
+    o.replicas,
+    o.tshirt,
+    o.component,
+    CAST(o.observed_at AS TIMESTAMP)                                AS observed_at
+FROM raw_observations o
+JOIN ref_metrics m ON m.metric = o.metric
+JOIN ref_units vu ON vu.quantity = m.quantity AND vu.token = o.unit
+LEFT JOIN ref_units su ON su.quantity = 'size' AND su.token = o.size_unit;
+
+CREATE VIEW stg_tshirts AS
+SELECT
+    t.source,
+    t.name                                                          AS tshirt,
+    CAST(t.cpu_cores AS DOUBLE)                                     AS cpu_limit_cores,
+    CAST(t.memory_mib AS INTEGER)                                   AS memory_limit_mib,
+    t.line                                                          AS source_line
+FROM raw_tshirts t;
+
+CREATE VIEW stg_claims AS
+SELECT
+    c.source,
+    c.seq,
+    c.line                                                          AS source_line,
+    c.page,
+    c.claim_text,
+    c.product_key,
+    c.platform_key,
+    c.scenario,
+    c.metric,
+    m.unit,
+    c.comparison,
+    c.printed_value,
+    CAST(CAST(c.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
+    CAST(ROUND(CAST(c.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
+                                                                    AS message_size_bytes,
+    c.persistent,
+    c.concurrency_kind,
+    CAST(c.concurrency_number AS DOUBLE)                            AS concurrency,
+    c.relative_kind,
+    CAST(c.relative_number AS DOUBLE)                               AS relative_to
+FROM raw_claims c
+JOIN ref_metrics m ON m.metric = c.metric
+JOIN ref_units vu ON vu.quantity = CASE WHEN c.comparison = 'ratio' THEN 'ratio' ELSE m.quantity END
+                 AND vu.token = c.unit
+LEFT JOIN ref_units su ON su.quantity = 'size' AND su.token = c.size_unit;

@@ -1,0 +1,106 @@
+-- Dimensions. Ids are row numbers over each dimension's natural key, so the same
+-- inputs always give the same ids.
+
+CREATE TABLE dim_report AS
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY r.source) AS INTEGER)          AS report_id,
+    r.source,
+    r.family,
+    r.title,
+    r.edition,
+    r.published,
+    TRY_CAST(r.published AS DATE)                                   AS published_date,
+    r.published_note,
+    r.document_id,
+    r.document_id_note,
+    r.origin,
+    r.retrieved,
+    r.sha256,
+    r.line_count
+FROM raw_reports r;
+
+CREATE TABLE dim_product AS
+WITH products AS (
+    SELECT DISTINCT short AS product, name AS product_name, version AS product_version, fix_pack
+    FROM raw_products
+)
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY product, product_version, fix_pack NULLS FIRST) AS INTEGER)
+                                                                    AS product_id,
+    product, product_name, product_version, fix_pack
+FROM products;
+
+CREATE TABLE dim_platform AS
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY p.source, p.platform_key) AS INTEGER) AS platform_id,
+    r.report_id,
+    p.platform_key,
+    p.label                                                         AS platform,
+    p.os,
+    p.hardware,
+    p.cpu_model,
+    p.cores,
+    p.deployment,
+    p.memory,
+    p.note
+FROM raw_platforms p
+JOIN dim_report r USING (source);
+
+CREATE TABLE dim_scenario AS
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY s.source, s.name) AS INTEGER)  AS scenario_id,
+    r.report_id,
+    s.name                                                          AS scenario,
+    s.transport,
+    s.message_domain,
+    s.flow_style,
+    s.description
+FROM raw_scenarios s
+JOIN dim_report r USING (source);
+
+CREATE TABLE dim_message_size AS
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY message_size_bytes) AS INTEGER) AS message_size_id,
+    message_size_bytes,
+    ROUND(message_size_bytes / 1024.0, 3)                           AS message_size_kib
+FROM (SELECT DISTINCT message_size_bytes FROM stg_observations
+      WHERE message_size_bytes IS NOT NULL);
+
+CREATE TABLE dim_configuration AS
+WITH configurations AS (
+    SELECT DISTINCT
+        o.concurrency_kind,
+        o.concurrency,
+        o.replicas,
+        o.persistent,
+        o.tshirt,
+        CASE o.concurrency_kind
+            WHEN 'docker_cores' THEN o.concurrency
+            WHEN 'tshirt' THEN t.cpu_limit_cores
+        END                                                         AS cpu_limit_cores,
+        t.memory_limit_mib,
+        o.component
+    FROM stg_observations o
+    LEFT JOIN stg_tshirts t ON t.source = o.source AND t.tshirt = o.tshirt
+)
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY concurrency_kind NULLS FIRST, concurrency NULLS FIRST,
+                                     replicas NULLS FIRST, persistent NULLS FIRST,
+                                     tshirt NULLS FIRST, component NULLS FIRST) AS INTEGER)
+                                                                    AS configuration_id,
+    *
+FROM configurations;
+
+CREATE TABLE dim_source_table AS
+SELECT
+    CAST(ROW_NUMBER() OVER (ORDER BY t.source, t.heading_line, t.table_key) AS INTEGER)
+                                                                    AS table_id,
+    r.report_id,
+    t.table_key,
+    t.title                                                         AS table_title,
+    t.kind                                                          AS table_kind,
+    t.heading_line,
+    t.page                                                          AS heading_page,
+    t.note
+FROM raw_tables t
+JOIN dim_report r USING (source);
