@@ -1,5 +1,7 @@
 # perfwh: `make` sets everything up and runs the main job; `make test` runs the tests.
-# Each stage has its own target; they read and write data/curated/ only.
+# One target per stage; each stage reads what the previous one wrote under data/curated/.
+#   install -> warehouse (parse, load, data-quality rules through GX) -> models
+#           -> notebooks -> site
 
 PYTHON ?= python3
 VENV   := .venv
@@ -10,21 +12,34 @@ STAMP  := $(VENV)/.installed
 # Great Expectations: no usage statistics, no network.
 export GX_ANALYTICS_ENABLED := false
 
-.PHONY: all install warehouse test bench clean requirements
+.PHONY: all install warehouse models notebooks site test bench clean requirements
 
-all: warehouse
+all: site
 
 install: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-# Raw reports -> data/curated/warehouse.duckdb (+ Parquet), rules run through GX.
+# Raw reports -> data/curated/warehouse.duckdb and data/curated/parquet/, with the
+# data-quality findings (rules run through Great Expectations).
 warehouse: $(STAMP)
 	$(PERFWH) build
+
+# Cost-vs-size models and leave-one-size-out predictions -> model_fits, model_predictions.
+models: warehouse
+	$(PERFWH) models
+
+# The analysis notebooks, executed headless.
+notebooks: models
+	$(PERFWH) notebooks
+
+# The website (quarto render when quarto is on PATH, else nbclient + pandoc).
+site: notebooks
+	$(PERFWH) site
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -33,7 +48,7 @@ bench: $(STAMP)
 	$(PY) bench/run_all.py
 
 # Recompile the pinned requirements.txt from requirements.in (needs pip-tools).
-requirements:
+requirements: $(STAMP)
 	$(PY) -m pip install --quiet pip-tools
 	$(VENV)/bin/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
 		--output-file requirements.txt requirements.in

@@ -3,6 +3,7 @@ quick command (sql, check) does not pay for the imports of a slow one (GX, noteb
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -42,7 +43,8 @@ def _add_common_db(parser: argparse.ArgumentParser) -> None:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="perfwh", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="perfwh", description="perfwh: a data warehouse of IBM integration middleware performance reports")
     parser.add_argument("-v", "--verbose", action="store_true", help="log header variants and steps")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -65,13 +67,18 @@ def make_parser() -> argparse.ArgumentParser:
     _add_common_db(p)
     p.set_defaults(func=_sql)
 
-    for register in _EXTENSIONS:
-        register(sub)
+    for module in _EXTENSIONS:
+        importlib.import_module(module).register(sub)
     return parser
 
 
-# Later stages (rules, models, site) add their subcommands here.
-_EXTENSIONS: list = []
+# Modules that add subcommands: each has register(subparsers) and imports nothing heavy
+# at module level (its command functions import what they need when they run).
+_EXTENSIONS = [
+    "perfwh.checkcmd",   # check, add, rules (data quality)
+    "models.cli",        # models, size
+    "perfwh.sitecmd",    # notebooks, site
+]
 
 
 def main(argv: list[str] | None = None) -> int:

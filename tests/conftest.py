@@ -1,0 +1,56 @@
+"""Shared fixtures: one warehouse built from the real reports per test session."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from perfwh import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
+
+os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+
+ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+
+
+def _rules_engine() -> str:
+    try:
+        import perfwh.dq  # noqa: F401
+    except ImportError:
+        return "none"
+    return "duckdb"
+
+
+@pytest.fixture(scope="session")
+def built_warehouse(tmp_path_factory) -> Path:
+    """A warehouse built from data/raw by `perfwh.build.build` (rules run directly in DuckDB)."""
+    from perfwh.build import build
+
+    out = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
+    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules=_rules_engine(),
+          progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def wh(built_warehouse) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the session warehouse."""
+    con = duckdb.connect(str(built_warehouse), read_only=True)
+    yield con
+    con.close()
+
+
+@pytest.fixture
+def raw_copy(tmp_path) -> Path:
+    """A writable copy of data/raw (reports and sources.yml) for tests that damage it."""
+    target = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
