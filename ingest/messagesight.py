@@ -77,7 +77,9 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
             _power_table(lines, index, report)
     for scenario in sorted({o.scenario for o in report.observations}):
         report.scenarios.append(_scenario(lines, scenario))
-    return ensure_tables(report, DESCRIPTION, lines[0].number)
+    ensure_tables(report, DESCRIPTION, lines[0].number)
+    report.claims.extend(claims(lines))
+    return report
 
 
 def _test_case_name(name: str) -> str:
@@ -251,3 +253,43 @@ def _scenario(lines: Sequence[Line], name: str) -> Scenario:
                 break
     transport = next((t for prefix, t in _TRANSPORT.items() if name.startswith(prefix)), "MQTT")
     return Scenario(name, transport, None, "Benchmark test case", description)
+
+
+# Key results: each phrase, the test case and metric it is about, and how it compares.
+# "average connection latency of less than 270 microseconds" has no table to check it
+# against (the CONNBURST chart is not in the text), so it is not a claim here.
+KEY_RESULTS = [
+    (r"storing over (?P<v>[\d.]+[KM]?) messages per second to non-volatile media",
+     "PERSISTENT", "msg_rate", "rate", "over"),
+    (r"power efficiency of over (?P<v>[\d.]+[KM]?) messages per Watt",
+     "PERSISTENT", "msgs_per_watt", "msgs_per_watt", "over"),
+    (r"(?P<n>1M) MQTT v3\.1 devices can connect to the IBM MessageSight appliance in less than "
+     r"(?P<v>[\d.]+) seconds", "CONNBURST", "connection_burst_s", "seconds", "under"),
+    (r"process messages from over (?P<v>[\d.]+[KM]?) MQTT v3\.1 applications",
+     "FANIN", "connections", "count", "over"),
+    (r"publish over (?P<v>[\d.]+[KM]?) messages per second to large numbers of consumer",
+     "FANOUT", "egress_msg_rate", "rate", "over"),
+    (r"average latency of (?P<v>[\d.]+) microseconds at a rate of", "LATENCY", "latency_avg_us",
+     "microseconds", "approx"),
+    (r"forward over (?P<v>[\d.]+[KM]?) MQTT QoS 0 messages per second to a WMQ backend",
+     "WMQPUBSUB", "msg_rate", "rate", "over"),
+]
+
+
+def claims(lines: Sequence[Line]) -> list:
+    """The Key Results bullets, each checked later against the score card."""
+    from .records import Claim
+
+    found = []
+    for line in lines:
+        text = clean_text(line.text)
+        if not text.startswith("- "):
+            continue
+        for pattern, scenario, metric, kind, comparison in KEY_RESULTS:
+            match = re.search(pattern, text)
+            if match:
+                found.append(Claim(line=line.number, text=match.group(0), metric=metric,
+                                   value=quantity(match.group("v"), kind, line=line.number),
+                                   scenario=scenario, product=PRODUCT, platform=PLATFORM,
+                                   comparison=comparison, page=line.page))
+    return found

@@ -117,8 +117,13 @@ class Claim:
     persistent: bool | None = None
     concurrency_kind: str | None = None
     concurrency: Quantity | None = None
-    comparison: str = "approx"  # approx | over | under | ratio
-    relative_to: dict | None = None  # for ratio claims: the key of the denominator row
+    # approx: about the value; over / under: more / less than it; max_copies: the rate with
+    # enough copies to fill the machine (at least any single table row); ratio_approx /
+    # ratio_over: this row's value divided by the relative row's; overhead_pct: how much
+    # faster the relative row is, in percent of this row.
+    comparison: str = "approx"
+    relative_scenario: str | None = None  # the row compared against, where it differs
+    relative_concurrency: Quantity | None = None
     page: int | None = None
 
 

@@ -166,7 +166,9 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
             _table1(lines, index, report)
         elif _is_table2_header(text):
             _table2(lines, index, report)
-    return ensure_tables(report, DESCRIPTION, lines[0].number)
+    ensure_tables(report, DESCRIPTION, lines[0].number)
+    report.claims.extend(claims(lines))
+    return report
 
 
 def _heading_above(lines: Sequence[Line], index: int) -> tuple[Line, str, str]:
@@ -311,3 +313,173 @@ def _table2(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
             report.observations.append(_summary_observation(
                 "Table 2", row, f"{source} to {target}", "msg_rate", cell, "rate", size,
                 persistent))
+
+
+# ---------------------------------------------------------------------------------------
+# Claims: numbers the prose of chapters 2 to 4 states, for checking against the tables.
+
+_PROSE_HEADING = re.compile(r"^(?P<number>[2-4](?:\.\d+)*) (?P<title>[A-Z][^\t]*?)\s*$")
+# Prose sections and the scenario they describe (chapter 3 and 4 headings).
+_SECTION_SCENARIOS = {
+    "A Trivial MQInput/MQOutput Message Flow": "MQInput/MQOutput",
+    "Aggregation Node": "Aggregation",
+    "Simple Compute Test": "Simple Compute",
+    "Complex Compute Test": "Complex Compute",
+    "Multiple Complex Compute Test": "Multiple Complex Compute",
+    "Very Complex Compute Test": "Very Complex Compute",
+    "Nested SELECT FROM Compute Test": "Nested SELECT FROM Compute",
+    "Database Insert/Delete": "Database Insert/Delete",
+    "Database Update": "Database Update",
+    "Database Read": "Database Read",
+    "Filter Node": "Filter",
+    "FlowOrder Node": "FlowOrder",
+    "SWIFT MT543 Messages": "SWIFT MT543",
+    "One Subscriber": "Topic Based Routing",
+    "RouteToLabel Node": "RouteToLabel",
+    # Section 4 says these tests ran the very complex compute flow.
+    "What Is The Effect Of Using Additional Instances?": "Very Complex Compute",
+    "What Is The Effect Of Using Multiple Execution Groups?": "Very Complex Compute",
+}
+# Chapter 2 names the chapter-3 test it repeats with enough copies to fill the machine.
+_SAME_PROCESSING = re.compile(r"same processing that is described in (?:the (?P<test>.+?) test in )?"
+                              r"Section [\d.]+,? (?P<section>[^.]+?)\s*\.")
+_SECTION_KIND = {
+    "What Is The Effect Of Using Additional Instances?": "flow_instances",
+    "What Is The Effect Of Using Multiple Execution Groups?": "execution_groups",
+    "One Subscriber": "subscribers",
+    "RouteToLabel Node": "destination_list_entries",
+}
+_WITH = re.compile(r"\b(?:With|For) (?:a )?(?:(?P<size>\d+KB) )?(?P<persist>non[- ]persistent|persistent)"
+                   r"(?: (?P<size2>\d+KB))? messages?", re.I)
+_RATE = re.compile(r"(?:approximately |a rate of )?(?P<value>\d+(?:\.\d+)?) msgs/sec(?:ond)?")
+_MAX_RATE = re.compile(r"approximately (?P<value>\d+(?:\.\d+)?) (?P<size>\d+KB) "
+                       r"(?P<persist>non persistent|persistent) msgs/second")
+_RATIO = re.compile(r"(?:(?P<cmp>over|around) )?(?P<ratio>\d+(?:\.\d+)?) times the throughput")
+_COPIES = re.compile(r"\((?P<words>\w+) copies of the message flow in total\)|"
+                     r"With (?P<n>\w+) (?:instances|copies)")
+_IMPROVEMENT = re.compile(r"(?P<ratio>\d+(?:\.\d+)?) times improvement in message throughput when "
+                          r"using a single compute node for the processing, rather than using 5 nodes")
+_OVERHEAD = re.compile(r"overhead of (?P<value>\d+(?:\.\d+)?)%")
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "eight": 8}
+
+
+def _referenced_scenario(name: str, line: Line) -> str:
+    """The scenario a cross-reference such as "Section 3.5, Filter Node" names."""
+    name = name.strip()
+    for candidate in (name, _SECTION_SCENARIOS.get(name), _RENAMED.get(name),
+                      re.sub(r" (?:Node|Test)$", "", name)):
+        if candidate in SCENARIOS:
+            return candidate
+    raise ParseError(f"cross-reference to an unknown test {name!r}", line.number,
+                     expected="a section naming one of the chapter-3 tests")
+
+
+def _number_word(text: str) -> int | None:
+    return int(text) if text.isdigit() else _WORD_NUMBERS.get(text.lower())
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[a-z0-9%)])\. (?=[A-Z])", text) if s]
+
+
+def claims(lines: Sequence[Line]) -> list:
+    """Claims of chapters 2-4: "approximately N msgs/second", ratios and overheads."""
+    from .records import Claim
+
+    found: list[Claim] = []
+    title = None
+    in_prose = False
+    for line in lines:
+        text = clean_text(line.text).replace("**", "")
+        heading = _PROSE_HEADING.match(text)
+        if heading and "\t" not in line.text:
+            title = heading.group("title")
+            in_prose = True
+            continue
+        if text.startswith(("5 Recommended", "10 Measurement")):
+            in_prose = False
+        if not in_prose or not text or title is None:
+            continue
+        found.extend(_line_claims(line, text, title))
+    return found
+
+
+def _base(line: Line, sentence: str, scenario: str, metric: str, value: str, unit_kind: str,
+          comparison: str, size: str | None, persistent: bool | None, kind: str | None,
+          count: int | None, **relative):
+    from .records import Claim
+
+    return Claim(line=line.number, text=sentence.strip(), metric=metric,
+                 value=quantity(value, unit_kind, line=line.number), scenario=scenario,
+                 product=PRODUCT, platform=PLATFORM,
+                 message_size=quantity(size, "size", line=line.number) if size else None,
+                 persistent=persistent, concurrency_kind=kind,
+                 concurrency=Quantity(str(count), str(count), "") if count is not None else None,
+                 comparison=comparison, page=line.page, **relative)
+
+
+def _line_claims(line: Line, text: str, title: str) -> list:
+    out = []
+    same = _SAME_PROCESSING.search(text)
+    if same:  # chapter 2: a chapter-3 test run with enough copies to fill the server
+        scenario = _referenced_scenario(same.group("test") or same.group("section"), line)
+        for match in _MAX_RATE.finditer(text):
+            out.append(_base(line, match.group(0), scenario, "msg_rate", match.group("value"),
+                             "rate", "max_copies", match.group("size"),
+                             match.group("persist") == "persistent", None, None))
+        return out
+    scenario = _SECTION_SCENARIOS.get(title)
+    if scenario is None:
+        return out
+    kind = _SECTION_KIND.get(title, "flow_instances")
+    size = persistent = None
+    for sentence in _sentences(text):
+        with_ = _WITH.search(sentence)
+        if with_:
+            size = with_.group("size") or with_.group("size2") or size
+            persistent = not with_.group("persist").lower().startswith("non")
+        out.extend(_sentence_claims(line, sentence, title, scenario, kind, size, persistent))
+    return out
+
+
+def _sentence_claims(line, sentence, title, scenario, kind, size, persistent) -> list:
+    out = []
+    if _RATIO.search(sentence):
+        copies = _COPIES.search(sentence)
+        ratio = _RATIO.search(sentence)
+        count = _number_word(copies.group("words") or copies.group("n")) if copies else None
+        if count:
+            comparison = "ratio_over" if ratio.group("cmp") == "over" else "ratio_approx"
+            out.append(_base(line, sentence, scenario, "msg_rate", ratio.group("ratio"), "ratio",
+                             comparison, size, persistent, kind, count,
+                             relative_concurrency=Quantity("1", "1", "")))
+        return out
+    improvement = _IMPROVEMENT.search(sentence)
+    if improvement:
+        out.append(_base(line, sentence, scenario, "msg_rate", improvement.group("ratio"), "ratio",
+                         "ratio_approx", size, persistent, kind, 1,
+                         relative_scenario="Multiple Complex Compute"))
+        return out
+    overhead = _OVERHEAD.search(sentence)
+    if overhead and scenario == "FlowOrder":
+        out.append(_base(line, sentence, "FlowOrder", "msg_rate", overhead.group("value"),
+                         "percent", "overhead_pct", size, persistent, kind, 1,
+                         relative_scenario="FlowOrder base"))
+        return out
+    if persistent is None and scenario != "SWIFT MT543":
+        return out
+    matches = list(_RATE.finditer(sentence))
+    for i, match in enumerate(matches):
+        clause = sentence[match.end(): matches[i + 1].start() if i + 1 < len(matches) else None]
+        if match.group(0)[0].isdigit() and "approximately" not in sentence:
+            continue  # "This is 297 database insert and deletes per second" restates, no claim
+        target, count = scenario, 1
+        if scenario == "FlowOrder":
+            target = "FlowOrder base" if "without a FlowOrder" in clause else "FlowOrder"
+        if kind == "destination_list_entries":
+            entries = re.search(r"(only one destination|(\d+) entries)", clause)
+            count = 1 if entries and entries.group(1).startswith("only") else \
+                int(entries.group(2)) if entries else 1
+        out.append(_base(line, sentence, target, "msg_rate", match.group("value"), "rate", "approx",
+                         size, persistent, kind, count))
+    return out

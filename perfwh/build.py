@@ -20,7 +20,10 @@ from ingest.reader import read_lines
 from ingest.records import ParseError
 
 from . import RAW_DIR, SCHEMA_DIR, SOURCES_FILE, WAREHOUSE
+from .dq import RuleError, load_rules, run_rules, write_findings
+from .gx import findings_in_subprocess
 from .progress import Progress
+from .repair import suggest
 from .sources import ReportSource, SourceError, find_raw, load_manifest, verify
 from .warehouse import (LoadedReport, WarehouseError, apply_comments, check_integrity,
                         load_reference, load_reports, run, run_sql_file, schema_files)
@@ -139,6 +142,23 @@ def atomic_update(warehouse: Path = WAREHOUSE, parquet: bool = True):
             shutil.rmtree(temporary_path(warehouse.parent / "parquet"), ignore_errors=True)
 
 
+def _data_quality(con: duckdb.DuckDBPyConnection, path: Path, engine: str, gx_dir: Path
+                  ) -> tuple[duckdb.DuckDBPyConnection, int]:
+    """Run the rules (through GX on the file, or directly), suggest typo repairs, store the
+    findings. GX needs the file closed here; the connection is reopened afterwards."""
+    rules = load_rules()
+    if engine == "gx":
+        con.close()
+        findings = findings_in_subprocess(path, gx_dir)
+        con = duckdb.connect(str(path))
+    elif engine == "duckdb":
+        findings = run_rules(con, rules)
+    else:
+        raise BuildError(f"unknown rules engine {engine!r}, expected gx, duckdb or none")
+    findings = suggest(con, findings, rules)
+    return con, write_findings(con, findings, rules)
+
+
 def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = SOURCES_FILE,
           rules: str = "duckdb", parquet: bool = True, progress: bool = True) -> BuildSummary:
     """Build the warehouse at ``out``. ``rules``: 'gx', 'duckdb' or 'none'."""
@@ -150,7 +170,8 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
     reports = parse_sources(raw_dir, sources_file, bar)
     summary.timings["parse"] = time.perf_counter() - started
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp, tmp_parquet = temporary_path(out), temporary_path(out.parent / "parquet")
+    tmp = temporary_path(out)
+    tmp_parquet, tmp_gx = temporary_path(out.parent / "parquet"), temporary_path(out.parent / "gx")
     try:
         tmp.unlink(missing_ok=True)
         con = duckdb.connect(str(tmp))
@@ -161,12 +182,12 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
             if bar:
                 bar.step("loaded the star schema")
             if rules != "none":
-                from .dq import run_rules_into_warehouse  # rules come with their own imports
                 started = time.perf_counter()
-                summary.findings = run_rules_into_warehouse(con, engine=rules)
+                con, summary.findings = _data_quality(con, tmp, rules, tmp_gx)
                 summary.timings["rules"] = time.perf_counter() - started
                 if bar:
-                    bar.step(f"ran the data-quality rules ({rules}): {summary.findings} findings")
+                    bar.step(f"ran the data-quality rules ({'Great Expectations' if rules == 'gx' else 'DuckDB'}): "
+                             f"{summary.findings} findings")
             document(con)
             if bar:
                 bar.step("documented every table, view and column")
@@ -183,14 +204,18 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
         os.replace(tmp, out)
         if parquet:
             replace_directory(tmp_parquet, out.parent / "parquet")
+        if tmp_gx.exists():
+            replace_directory(tmp_gx, out.parent / "gx")
         if bar:
             bar.step(f"wrote {out}")
             bar.finish(f"{summary.reports} reports, {summary.values} values, "
-                       f"{summary.claims} claims")
-    except (ParseError, SourceError, WarehouseError, duckdb.Error) as err:
+                       f"{summary.claims} claims" + (f", {summary.findings} findings"
+                                                     if summary.findings is not None else ""))
+    except (ParseError, SourceError, WarehouseError, RuleError, duckdb.Error) as err:
         raise BuildError(str(err)) from err
     finally:
         tmp.unlink(missing_ok=True)
         Path(str(tmp) + ".wal").unlink(missing_ok=True)
         shutil.rmtree(tmp_parquet, ignore_errors=True)
+        shutil.rmtree(tmp_gx, ignore_errors=True)
     return summary

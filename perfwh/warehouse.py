@@ -129,7 +129,6 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "component": o.component, "observed_at": o.observed_at})
     for seq, c in enumerate(parsed.claims, 1):
         size_printed, size_number, size_unit = _q(c.message_size)
-        relative = c.relative_to or {}
         rows["raw_claims"].append({
             "source": src, "seq": seq, "line": c.line, "page": c.page, "claim_text": c.text,
             "product_key": c.product, "platform_key": c.platform, "scenario": c.scenario,
@@ -138,8 +137,8 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "size_number": size_number, "size_unit": size_unit, "persistent": c.persistent,
             "concurrency_kind": c.concurrency_kind,
             "concurrency_number": c.concurrency.number if c.concurrency else None,
-            "relative_kind": relative.get("concurrency_kind"),
-            "relative_number": relative.get("concurrency")})
+            "relative_scenario": c.relative_scenario,
+            "relative_concurrency": c.relative_concurrency.number if c.relative_concurrency else None})
     for line, printed, canonical in parsed.header_variants:
         rows["raw_header_variants"].append({"source": src, "line": line, "printed": printed,
                                             "canonical": canonical})

@@ -117,8 +117,8 @@ CREATE TABLE raw_claims (
     persistent          BOOLEAN,
     concurrency_kind    VARCHAR,
     concurrency_number  VARCHAR,
-    relative_kind       VARCHAR,
-    relative_number     VARCHAR,
+    relative_scenario   VARCHAR,
+    relative_concurrency VARCHAR,
     PRIMARY KEY (source, seq)
 );
 

@@ -56,7 +56,8 @@ SELECT
     c.platform_key,
     c.scenario,
     c.metric,
-    m.unit,
+    CASE WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
+         WHEN c.comparison = 'overhead_pct' THEN '%' ELSE m.unit END AS unit,
     c.comparison,
     c.printed_value,
     CAST(CAST(c.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
@@ -65,10 +66,16 @@ SELECT
     c.persistent,
     c.concurrency_kind,
     CAST(c.concurrency_number AS DOUBLE)                            AS concurrency,
-    c.relative_kind,
-    CAST(c.relative_number AS DOUBLE)                               AS relative_to
+    c.relative_scenario,
+    CAST(c.relative_concurrency AS DOUBLE)                          AS relative_concurrency,
+    CAST(0.5 * POWER(10, -(CASE WHEN contains(c.number, '.')
+                                THEN length(split_part(c.number, '.', 2)) ELSE 0 END))
+         * CAST(vu.factor AS DOUBLE) AS DOUBLE)                     AS value_half_ulp
 FROM raw_claims c
 JOIN ref_metrics m ON m.metric = c.metric
-JOIN ref_units vu ON vu.quantity = CASE WHEN c.comparison = 'ratio' THEN 'ratio' ELSE m.quantity END
+-- Ratio and overhead claims are plain numbers (times, percent), not the metric's unit.
+JOIN ref_units vu ON vu.quantity = CASE WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
+                                        WHEN c.comparison = 'overhead_pct' THEN 'percent'
+                                        ELSE m.quantity END
                  AND vu.token = c.unit
 LEFT JOIN ref_units su ON su.quantity = 'size' AND su.token = c.size_unit;

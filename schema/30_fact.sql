@@ -58,8 +58,9 @@ SELECT
     c.persistent,
     c.concurrency_kind,
     c.concurrency,
-    c.relative_kind,
-    c.relative_to,
+    c.relative_scenario,
+    c.relative_concurrency,
+    c.value_half_ulp,
     c.source                                                        AS source_file,
     c.page,
     c.source_line

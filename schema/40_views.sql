@@ -70,7 +70,13 @@ SELECT
     MAX(value) FILTER (WHERE metric = 'cpu_ms_per_msg')             AS cpu_ms_per_msg,
     MAX(printed_value) FILTER (WHERE metric = 'msg_rate')           AS msg_rate_printed,
     MAX(printed_value) FILTER (WHERE metric = 'cpu_busy_pct')       AS cpu_busy_pct_printed,
-    MAX(printed_value) FILTER (WHERE metric = 'cpu_ms_per_msg')     AS cpu_ms_per_msg_printed
+    MAX(printed_value) FILTER (WHERE metric = 'cpu_ms_per_msg')     AS cpu_ms_per_msg_printed,
+    MAX(value_half_ulp) FILTER (WHERE metric = 'msg_rate')          AS msg_rate_half_ulp,
+    MAX(value_half_ulp) FILTER (WHERE metric = 'cpu_busy_pct')      AS cpu_busy_pct_half_ulp,
+    MAX(value_half_ulp) FILTER (WHERE metric = 'cpu_ms_per_msg')    AS cpu_ms_per_msg_half_ulp,
+    MAX(fact_id) FILTER (WHERE metric = 'msg_rate')                 AS msg_rate_fact_id,
+    MAX(fact_id) FILTER (WHERE metric = 'cpu_busy_pct')             AS cpu_busy_pct_fact_id,
+    MAX(fact_id) FILTER (WHERE metric = 'cpu_ms_per_msg')           AS cpu_ms_per_msg_fact_id
 FROM metric_values
 WHERE metric IN ('msg_rate', 'cpu_busy_pct', 'cpu_ms_per_msg')
 GROUP BY ALL;

@@ -1,0 +1,29 @@
+-- severity: error
+-- relation: dq_input
+-- reason: Within one table each key (product, platform, scenario, message size, persistence,
+--   configuration) is measured once. The same key printed again with different numbers
+--   means the labels or the numbers of a row are wrong. Flagged on each later row.
+WITH batch AS (SELECT * FROM {batch}),
+keyed AS (
+    SELECT m.*,
+           concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
+           FIRST_VALUE(m.source_line) OVER w AS first_line,
+           FIRST_VALUE(m.row_id) OVER w AS first_row,
+           FIRST_VALUE(concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed))
+               OVER w AS first_tuple
+    FROM batch m
+    WINDOW w AS (PARTITION BY m.world, m.source, m.table_title, m.product, m.product_version,
+                              m.platform, m.scenario, m.message_size_bytes, m.persistent,
+                              m.config_key
+                 ORDER BY m.source_line)
+)
+SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact_id, source,
+       source_line, table_title,
+       CASE WHEN msg_rate_fact_id IS NOT NULL THEN 'msg_rate' ELSE 'cpu_ms_per_msg' END AS metric,
+       COALESCE(msg_rate_printed, cpu_ms_per_msg_printed) AS printed_value,
+       printf('the same key (%s, %s bytes, %s) is printed at line %d with %s and here with %s',
+              scenario, COALESCE(CAST(message_size_bytes AS VARCHAR), 'no size'),
+              replace(config_key, '|', ' '), first_line, first_tuple, printed_tuple) AS message,
+       first_row AS related_row_id
+FROM keyed
+WHERE subject AND source_line > first_line AND printed_tuple <> first_tuple

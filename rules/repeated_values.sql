@@ -1,0 +1,48 @@
+-- severity: warning
+-- relation: dq_input
+-- reason: Two rows of a report with different labels (scenario, size, persistence,
+--   configuration, product or platform) but every printed number identical are rarely two
+--   measurements; more often a row copied under the wrong labels. Coincidences are common
+--   among coarse numbers (61.00 msgs/s at 19.00 % CPU), so the independent numbers of the
+--   row - rate and %CPU where %CPU is printed (the cost then follows from them), else rate
+--   and cost - must carry at least MIN_DIGITS (6) significant digits between them.
+--   Flagged on each later row, naming the earlier one.
+WITH batch AS (SELECT * FROM {batch}),
+params AS (SELECT 6 AS min_digits),
+tuples AS (
+    SELECT m.*,
+           concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
+           concat_ws('|', product, product_version, platform, scenario,
+                     CAST(message_size_bytes AS VARCHAR), CAST(persistent AS VARCHAR), config_key) AS row_key
+    FROM batch m, params
+    WHERE (msg_rate_printed IS NOT NULL)::INT + (cpu_busy_pct_printed IS NOT NULL)::INT
+          + (cpu_ms_per_msg_printed IS NOT NULL)::INT >= 2
+      AND (SELECT sum(length(trim(ltrim(regexp_replace(split_part(p, ' ', 1), '[^0-9]', '', 'g'), '0'), '0')))
+           FROM (SELECT unnest(CASE WHEN m.cpu_busy_pct_printed IS NOT NULL
+                                    THEN [m.msg_rate_printed, m.cpu_busy_pct_printed]
+                                    ELSE [m.msg_rate_printed, m.cpu_ms_per_msg_printed] END) AS p))
+          >= min_digits
+), earlier AS (
+    SELECT b.*, a.row_id AS earlier_row, a.source_line AS earlier_line, a.table_title AS earlier_table,
+           a.scenario AS earlier_scenario, a.message_size_bytes AS earlier_size,
+           a.config_key AS earlier_config,
+           ROW_NUMBER() OVER (PARTITION BY b.world, b.row_id ORDER BY a.source_line) AS nth
+    FROM tuples b
+    JOIN tuples a ON a.world = b.world AND a.source = b.source
+                 AND a.printed_tuple = b.printed_tuple AND a.row_key <> b.row_key
+                 AND (a.source_line < b.source_line
+                      OR (a.source_line = b.source_line AND a.row_id < b.row_id))
+)
+SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact_id, source,
+       source_line, table_title,
+       CASE WHEN msg_rate_fact_id IS NOT NULL THEN 'msg_rate' ELSE 'cpu_ms_per_msg' END AS metric,
+       COALESCE(msg_rate_printed, cpu_ms_per_msg_printed) AS printed_value,
+       printf('numbers %s are printed identically at line %d (%s: %s, %s bytes, %s) under '
+              || 'different labels (%s, %s bytes, %s)', printed_tuple, earlier_line, earlier_table,
+              earlier_scenario, COALESCE(CAST(earlier_size AS VARCHAR), 'no size'),
+              replace(earlier_config, '|', ' '), scenario,
+              COALESCE(CAST(message_size_bytes AS VARCHAR), 'no size'),
+              replace(config_key, '|', ' ')) AS message,
+       earlier_row AS related_row_id
+FROM earlier
+WHERE subject AND nth = 1
