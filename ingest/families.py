@@ -5,11 +5,12 @@ import re
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import ace11, ace13, iib10, messagesight, wbimb
+from . import ace11, ace13, iib10, messagesight, submission, wbimb
 from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (wbimb, iib10, ace11, ace13, messagesight)}
+FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (wbimb, iib10, ace11, ace13, messagesight,
+                                                          submission)}
 
 
 def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:

@@ -142,8 +142,8 @@ def atomic_update(warehouse: Path = WAREHOUSE, parquet: bool = True):
             shutil.rmtree(temporary_path(warehouse.parent / "parquet"), ignore_errors=True)
 
 
-def _data_quality(con: duckdb.DuckDBPyConnection, path: Path, engine: str, gx_dir: Path
-                  ) -> tuple[duckdb.DuckDBPyConnection, int]:
+def _data_quality(con: duckdb.DuckDBPyConnection, path: Path, engine: str, gx_dir: Path,
+                  waivers: dict[tuple[str, str], str]) -> tuple[duckdb.DuckDBPyConnection, int]:
     """Run the rules (through GX on the file, or directly), suggest typo repairs, store the
     findings. GX needs the file closed here; the connection is reopened afterwards."""
     rules = load_rules()
@@ -156,7 +156,7 @@ def _data_quality(con: duckdb.DuckDBPyConnection, path: Path, engine: str, gx_di
     else:
         raise BuildError(f"unknown rules engine {engine!r}, expected gx, duckdb or none")
     findings = suggest(con, findings, rules)
-    return con, write_findings(con, findings, rules)
+    return con, write_findings(con, findings, rules, waivers)
 
 
 def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = SOURCES_FILE,
@@ -183,7 +183,9 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
                 bar.step("loaded the star schema")
             if rules != "none":
                 started = time.perf_counter()
-                con, summary.findings = _data_quality(con, tmp, rules, tmp_gx)
+                waivers = {(s.file, w["id"]): w["reason"] for s in manifest
+                           for w in s.entry.get("waivers") or []}
+                con, summary.findings = _data_quality(con, tmp, rules, tmp_gx, waivers)
                 summary.timings["rules"] = time.perf_counter() - started
                 if bar:
                     bar.step(f"ran the data-quality rules ({'Great Expectations' if rules == 'gx' else 'DuckDB'}): "

@@ -127,6 +127,11 @@ def run_rules(con: duckdb.DuckDBPyConnection, rules: list[Rule] | None = None,
     return sort_findings(findings)
 
 
+def finding_id(f: dict) -> str:
+    """A stable name for a finding, used to waive it: rule@line:metric."""
+    return f"{f['rule']}@{f['source_line']}:{f['metric']}"
+
+
 def finding_key(f: dict) -> tuple:
     return (f["source"] or "", f["source_line"] or 0, f["rule"], f["metric"] or "",
             f["row_id"] or 0, f["message"] or "")
@@ -149,7 +154,9 @@ CREATE OR REPLACE TABLE dq_findings (
     message         VARCHAR NOT NULL,
     suggested_value VARCHAR,
     fact_id         INTEGER,
-    row_id          INTEGER
+    row_id          INTEGER,
+    finding_key     VARCHAR NOT NULL,
+    waiver          VARCHAR
 );
 CREATE OR REPLACE TABLE dq_rules (
     rule            VARCHAR PRIMARY KEY,
@@ -162,8 +169,10 @@ CREATE OR REPLACE TABLE dq_rules (
 """
 
 
-def write_findings(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Rule]) -> int:
-    """Replace dq_findings and dq_rules; ids follow the sorted order (deterministic)."""
+def write_findings(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Rule],
+                   waivers: dict[tuple[str, str], str] | None = None) -> int:
+    """Replace dq_findings and dq_rules; ids follow the sorted order (deterministic).
+    ``waivers`` maps (source file, finding id) to the reason it was waived."""
     import pyarrow as pa
 
     run(con, DQ_FINDINGS_DDL)
@@ -173,11 +182,13 @@ def write_findings(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: 
                    "printed_value", "message", "suggested_value", "fact_id", "row_id")
         data = {c: [f.get(c) for f in ordered] for c in columns}
         data["finding_id"] = list(range(1, len(ordered) + 1))
+        data["finding_key"] = [finding_id(f) for f in ordered]
+        data["waiver"] = [(waivers or {}).get((f["source"], finding_id(f))) for f in ordered]
         con.register("_findings", pa.Table.from_pydict(data))
         try:
             run(con, "INSERT INTO dq_findings SELECT finding_id, rule, severity, source, "
                      "source_line, table_title, metric, printed_value, message, suggested_value, "
-                     "fact_id, row_id FROM _findings")
+                     "fact_id, row_id, finding_key, waiver FROM _findings")
         finally:
             con.unregister("_findings")
     counts: dict[str, int] = {}

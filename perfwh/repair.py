@@ -138,11 +138,16 @@ def _key(finding: dict) -> tuple:
 # Warnings about a whole series (super-linear scaling, repeated rows) are left alone: a
 # single slip rarely explains them and a candidate that happens to silence one is noise.
 REPAIRABLE_WARNINGS = {"cost_outlier", "utilisation_outlier", "monotonic_rate", "monotonic_cost"}
+# Rules whose test is an equation (or an equality with another printed row): a correction
+# that satisfies one is strong evidence. The others test bands or inequalities, which many
+# edits satisfy; their findings get a suggestion only when two of them flag the same row
+# and one correction clears both.
+TIGHT_RULES = {"cpu_identity", "cross_table_consistency", "conflicting_key"}
 WEAK_PRIOR = 4  # an added or lost digit must be the only valid candidate to be suggested
-# A slip touches one number. A rule that flags more rows than this on one platform of a
-# report has found something systematic (e.g. a platform's CPU accounting), which no
-# single edit explains.
-MAX_ROWS_PER_PLATFORM = 2
+# A slip touches one number. A rule that flags more than this share of the rows of one
+# platform of a report (and at least 3) has found something systematic (e.g. a platform's
+# CPU accounting), which no single edit explains.
+SYSTEMATIC_SHARE = 0.10
 
 
 def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Rule],
@@ -156,11 +161,28 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
     targets = [f for f in findings if f["world"] == 0 and f["rule"] in names
                and (f["severity"] == "error" or f["rule"] in REPAIRABLE_WARNINGS)]
     platforms = _platforms(con, relation)
+    sizes: dict[tuple, int] = {}
+    for platform in platforms.values():
+        sizes[platform] = sizes.get(platform, 0) + 1
     flagged: dict[tuple, set] = {}
     for f in targets:
         flagged.setdefault((f["rule"], platforms.get(f["row_id"])), set()).add(f["row_id"])
-    targets = [f for f in targets
-               if len(flagged[(f["rule"], platforms.get(f["row_id"]))]) <= MAX_ROWS_PER_PLATFORM]
+
+    def systematic(f: dict) -> bool:
+        platform = platforms.get(f["row_id"])
+        count = len(flagged[(f["rule"], platform)])
+        return count >= 3 and count > SYSTEMATIC_SHARE * sizes.get(platform, 0)
+
+    rules_on_row: dict[int, set] = {}
+    for f in findings:
+        if f["world"] == 0:
+            rules_on_row.setdefault(f["row_id"], set()).add(f["rule"])
+
+    def evidenced(f: dict) -> bool:
+        on_row = rules_on_row.get(f["row_id"], set())
+        return bool(on_row & TIGHT_RULES) or len(on_row & (REPAIRABLE_WARNINGS | {"cpu_capacity"})) >= 2
+
+    targets = [f for f in targets if not systematic(f) and evidenced(f)]
     if not targets:
         return findings
     rows = sorted({r for f in targets for r in (f["row_id"], f.get("related_row_id")) if r is not None})
@@ -197,7 +219,7 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
 def _platforms(con, relation: str) -> dict[int, tuple]:
     """row_id -> (source, platform) of the subject rows."""
     return {row: (source, platform) for row, source, platform in con.sql(
-        f"SELECT row_id, source, platform FROM {relation} WHERE world = 0").fetchall()}
+        f"SELECT row_id, source, platform FROM {relation} WHERE world = 0 AND subject").fetchall()}
 
 
 def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
@@ -313,8 +335,8 @@ def _apply(finding: dict, best: tuple, cells: dict) -> None:
     _prior, _change, _printed, row, metric, cand = best
     cell = cells[(row, metric)]
     if row != finding["row_id"] or metric != finding["metric"]:
-        finding["message"] += (f" [the likely slip is in {metric} at line {cell['source_line']}]"
-                               if row != finding["row_id"] else "")
+        where = f" at line {cell['source_line']}" if row != finding["row_id"] else ""
+        finding["message"] += f" [the likely slip: {metric} {cell['printed']}{where}]"
         finding.update(metric=metric, printed_value=cell["printed"], fact_id=cell["fact_id"],
                        source_line=cell["source_line"], source=cell["source"])
     finding["suggested_value"] = cand.printed
