@@ -160,10 +160,7 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
         f.setdefault("suggested_value", None)
     targets = [f for f in findings if f["world"] == 0 and f["rule"] in names
                and (f["severity"] == "error" or f["rule"] in REPAIRABLE_WARNINGS)]
-    platforms = _platforms(con, relation)
-    sizes: dict[tuple, int] = {}
-    for platform in platforms.values():
-        sizes[platform] = sizes.get(platform, 0) + 1
+    platforms, sizes = _platforms(con, relation, {f["row_id"] for f in targets})
     flagged: dict[tuple, set] = {}
     for f in targets:
         flagged.setdefault((f["rule"], platforms.get(f["row_id"])), set()).add(f["row_id"])
@@ -209,17 +206,33 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
     by_world: dict[int, list[dict]] = {}
     for f in found:
         by_world.setdefault(f["world"], []).append(f)
+    worlds_of: dict[int, list[int]] = {}
+    baselines: dict[int, int] = {}
+    for world, (row, metric, _cand) in plan.items():
+        if metric is None:
+            baselines[row] = world
+        elif world in survivors:
+            worlds_of.setdefault(row, []).append(world)
     for finding in targets:
-        best = _best(finding, plan, by_world, cells, survivors)
+        best = _best(finding, plan, by_world, cells, worlds_of, baselines)
         if best:
             _apply(finding, best, cells)
     return findings
 
 
-def _platforms(con, relation: str) -> dict[int, tuple]:
-    """row_id -> (source, platform) of the subject rows."""
-    return {row: (source, platform) for row, source, platform in con.sql(
-        f"SELECT row_id, source, platform FROM {relation} WHERE world = 0 AND subject").fetchall()}
+def _platforms(con, relation: str, rows: set[int]) -> tuple[dict[int, tuple], dict[tuple, int]]:
+    """(source, platform) of the given rows, and the number of subject rows per platform."""
+    con.register("_rows", __import__("pyarrow").table({"row_id": sorted(rows)}))
+    try:
+        located = {row: (source, platform) for row, source, platform in con.sql(
+            f"SELECT d.row_id, d.source, d.platform FROM {relation} d SEMI JOIN _rows r "
+            "ON r.row_id = d.row_id WHERE d.world = 0 AND d.subject").fetchall()}
+    finally:
+        con.unregister("_rows")
+    sizes = {(source, platform): n for source, platform, n in con.sql(
+        f"SELECT source, platform, count(*) FROM {relation} WHERE world = 0 AND subject "
+        "GROUP BY ALL").fetchall()}
+    return located, sizes
 
 
 def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
@@ -227,12 +240,16 @@ def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
     present: dict[int, set] = {}
     for f in first:
         present.setdefault(f["world"], set()).add(_key(f))
+    by_row: dict[int, list[tuple]] = {}
+    for t in targets:
+        for row in {t["row_id"], t.get("related_row_id")} - {None}:
+            by_row.setdefault(row, []).append(_key(t))
     keep = {w for w, (_row, metric, _c) in plan.items() if metric is None}
     for world, (row, metric, cand) in plan.items():
         if cand is None:
             continue
         keys = present.get(world, set())
-        if any(_involves(t, row) and _key(t) not in keys for t in targets):
+        if any(key not in keys for key in by_row.get(row, ())):
             keep.add(world)
     return keep
 
@@ -301,16 +318,15 @@ def _materialise(con, relation: str, worlds: list[dict]) -> None:
         JOIN {relation} d ON d.world = 0 AND d.scenario = t.scenario""")
 
 
-def _best(finding: dict, plan: dict, by_world: dict, cells: dict, evaluated: set[int]):
+def _best(finding: dict, plan: dict, by_world: dict, cells: dict, worlds_of: dict[int, list[int]],
+          baselines: dict[int, int]):
     """The most likely valid candidate for one finding, or None when there is none or the
     choice is not clear (two different corrections equally likely, or only a weak one
     among several)."""
     options = []
     rows = {finding["row_id"], finding.get("related_row_id")} - {None}
-    baselines = {row: world for world, (row, metric, _) in plan.items() if metric is None}
-    for world, (row, metric, cand) in plan.items():
-        if cand is None or row not in rows or world not in evaluated:
-            continue
+    for world, row in ((w, r) for r in sorted(rows) for w in worlds_of.get(r, ())):
+        _row, metric, cand = plan[world]
         baseline = {_key(f) for f in by_world.get(baselines[row], [])}
         if _key(finding) not in baseline:
             continue  # the finding does not arise among this row's scenario alone

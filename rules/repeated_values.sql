@@ -2,26 +2,30 @@
 -- relation: dq_input
 -- reason: Two rows of a report with different labels (scenario, size, persistence,
 --   configuration, product or platform) but every printed number identical are rarely two
---   measurements; more often a row copied under the wrong labels. Coincidences are common
---   among coarse numbers (61.00 msgs/s at 19.00 % CPU), so the independent numbers of the
---   row - rate and %CPU where %CPU is printed (the cost then follows from them), else rate
---   and cost - must carry at least MIN_DIGITS (6) significant digits between them.
---   Flagged on each later row, naming the earlier one.
+--   measurements; more often a row copied under the wrong labels. Chance coincidences grow
+--   with the number of pairs of rows, so the independent numbers of a row - rate and %CPU
+--   where %CPU is printed (the cost then follows from them), else rate and cost - must carry
+--   between them at least log10(pairs of rows in the report) + MARGIN (2) significant
+--   digits: then fewer than one in a hundred such repeats is chance. Flagged on each later
+--   row, naming the earlier one.
 WITH batch AS (SELECT * FROM {batch}),
-params AS (SELECT 6 AS min_digits),
+params AS (SELECT 2 AS margin),
+sized AS (
+    SELECT b.*, count(*) OVER (PARTITION BY b.world, b.source) AS report_rows FROM batch b
+),
 tuples AS (
     SELECT m.*,
            concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
            concat_ws('|', product, product_version, platform, scenario,
                      CAST(message_size_bytes AS VARCHAR), CAST(persistent AS VARCHAR), config_key) AS row_key
-    FROM batch m, params
+    FROM sized m, params
     WHERE (msg_rate_printed IS NOT NULL)::INT + (cpu_busy_pct_printed IS NOT NULL)::INT
           + (cpu_ms_per_msg_printed IS NOT NULL)::INT >= 2
       AND (SELECT sum(length(trim(ltrim(regexp_replace(split_part(p, ' ', 1), '[^0-9]', '', 'g'), '0'), '0')))
            FROM (SELECT unnest(CASE WHEN m.cpu_busy_pct_printed IS NOT NULL
                                     THEN [m.msg_rate_printed, m.cpu_busy_pct_printed]
                                     ELSE [m.msg_rate_printed, m.cpu_ms_per_msg_printed] END) AS p))
-          >= min_digits
+          >= log10(greatest(report_rows * (report_rows - 1) / 2, 1)) + margin
 ), earlier AS (
     SELECT b.*, a.row_id AS earlier_row, a.source_line AS earlier_line, a.table_title AS earlier_table,
            a.scenario AS earlier_scenario, a.message_size_bytes AS earlier_size,

@@ -15,22 +15,13 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 
 
-def _rules_engine() -> str:
-    try:
-        import perfwh.dq  # noqa: F401
-    except ImportError:
-        return "none"
-    return "duckdb"
-
-
 @pytest.fixture(scope="session")
 def built_warehouse(tmp_path_factory) -> Path:
     """A warehouse built from data/raw by `perfwh.build.build` (rules run directly in DuckDB)."""
     from perfwh.build import build
 
     out = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
-    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules=_rules_engine(),
-          progress=False)
+    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
     return out
 
 
