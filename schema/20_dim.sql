@@ -21,8 +21,10 @@ FROM raw_reports r;
 
 CREATE TABLE dim_product AS
 WITH products AS (
-    SELECT DISTINCT short AS product, name AS product_name, version AS product_version, fix_pack
+    -- one row per product and version; reports may spell the full name differently
+    SELECT short AS product, min(name) AS product_name, version AS product_version, fix_pack
     FROM raw_products
+    GROUP BY short, version, fix_pack
 )
 SELECT
     CAST(ROW_NUMBER() OVER (ORDER BY product, product_version, fix_pack NULLS FIRST) AS INTEGER)

@@ -1,0 +1,224 @@
+"""`perfwh check` and `perfwh add`: submissions run through the same rules."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+from ingest.submission import COLUMNS
+from perfwh import RAW_DIR
+from perfwh.check import check
+from perfwh.sources import sha256_of
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+IIB = RAW_DIR / "reports" / "iib10-xlinux.txt"
+
+
+def perfwh(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(PERFWH + [str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture
+def revised_iib(tmp_path) -> Path:
+    """The IIB xLinux report with the corrected 1362.3 changed back to 13662.3."""
+    text = IIB.read_text(encoding="utf-8")
+    assert text.count("1384B 1362.3 94.0 5.5") == 1
+    path = tmp_path / "iib10-xlinux-revised.txt"
+    path.write_text(text.replace("1384B 1362.3 94.0 5.5", "1384B 13662.3 94.0 5.5"), encoding="utf-8")
+    return path
+
+
+def write_csv(path: Path, rows: list[dict]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({c: row.get(c, "") for c in COLUMNS})
+    return path
+
+
+ISO_ROW = dict(product="IIB", product_version="10.0.0.2", platform="xLinux", server_cores=8,
+               scenario="ISO 8583 Transformation", message_size_bytes=1384, persistent="false",
+               concurrency_kind="flow_copies", msg_rate="1362.3", cpu_busy_pct="94.0",
+               cpu_ms_per_msg="5.5")
+
+
+def test_revised_report_with_13662_3_is_an_error_suggesting_1362_3(revised_iib, built_warehouse):
+    before = sha256_of(built_warehouse)
+    done = perfwh("check", revised_iib, "--db", built_warehouse)
+    assert done.returncode == 1, done.stderr
+    lines = [l for l in done.stdout.splitlines() if l.startswith(f"{revised_iib}:136: error")]
+    assert any("cpu_identity" in l and l.endswith("(suggest 1362.3)") for l in lines), done.stdout
+    assert any("cross_table_consistency" in l and "(suggest 1362.3)" in l for l in lines)
+    assert sha256_of(built_warehouse) == before  # the warehouse is never modified
+
+
+def test_json_output_has_exactly_the_documented_keys(revised_iib, built_warehouse):
+    done = perfwh("check", revised_iib, "--json", "--db", built_warehouse)
+    assert done.returncode == 1
+    findings = json.loads(done.stdout)
+    assert findings and all(set(f) == {"file", "line", "severity", "rule", "metric",
+                                       "printed_value", "message", "suggested_value"}
+                            for f in findings)
+    identity = [f for f in findings if f["rule"] == "cpu_identity" and f["line"] == 136]
+    assert identity == [{
+        "file": str(revised_iib), "line": 136, "severity": "error", "rule": "cpu_identity",
+        "metric": "msg_rate", "printed_value": "13662.3", "message": identity[0]["message"],
+        "suggested_value": "1362.3"}]
+
+
+def test_one_row_csv_typo_found_and_clean_row_passes(tmp_path, built_warehouse):
+    bad = write_csv(tmp_path / "one.csv", [dict(ISO_ROW, msg_rate="13662.3")])
+    done = perfwh("check", bad, "--db", built_warehouse)
+    assert done.returncode == 1
+    assert f"{bad}:2: error cpu_identity:" in done.stdout and "(suggest 1362.3)" in done.stdout
+    good = write_csv(tmp_path / "good.csv", [ISO_ROW])
+    done = perfwh("check", good, "--db", built_warehouse)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout == ""
+
+
+def test_unreadable_submissions_exit_2_with_the_reason(tmp_path, built_warehouse):
+    wrong_header = tmp_path / "wrong.csv"
+    wrong_header.write_text("foo,bar\n1,2\n")
+    done = perfwh("check", wrong_header, "--db", built_warehouse)
+    assert done.returncode == 2 and "missing columns product" in done.stderr
+    missing = perfwh("check", tmp_path / "nope.csv", "--db", built_warehouse)
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    other = tmp_path / "notes.txt"
+    other.write_text("Just some notes\nwith no tables\n")
+    done = perfwh("check", other, "--db", built_warehouse)
+    assert done.returncode == 2 and "not a report of a known family" in done.stderr
+
+
+def test_bad_cells_are_findings_with_their_line(tmp_path, built_warehouse):
+    path = write_csv(tmp_path / "cells.csv", [ISO_ROW, dict(ISO_ROW, msg_rate="fast"),
+                                              dict(ISO_ROW, product="")])
+    result = check(path, warehouse=built_warehouse)
+    found = {(f["rule"], f["source_line"]) for f in result.findings}
+    assert ("unreadable_value", 3) in found and ("missing_key", 4) in found
+
+
+def test_quoted_multiline_cells_keep_line_numbers(tmp_path, built_warehouse):
+    path = tmp_path / "quoted.csv"
+    path.write_text(",".join(COLUMNS) + "\n"
+                    + 'IIB,10.0.0.2,xLinux,8,"ISO 8583\nTransformation",1384,false,flow_copies,,,1362.3,94.0,5.5\n'
+                    + "IIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,flow_copies,,,13662.3,94.0,5.5\n")
+    result = check(path, warehouse=built_warehouse)
+    assert {f["source_line"] for f in result.findings if f["rule"] == "cpu_identity"} == {4}
+
+
+@pytest.fixture
+def sandbox(tmp_path, built_warehouse) -> dict:
+    """A copy of the raw layer and of the warehouse, for add to change."""
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, raw)
+    db = tmp_path / "curated" / "warehouse.duckdb"
+    db.parent.mkdir()
+    shutil.copyfile(built_warehouse, db)
+    return {"raw": raw, "sources": raw / "sources.yml", "db": db}
+
+
+def state(box: dict) -> tuple:
+    files = sorted((str(p.relative_to(box["raw"])), sha256_of(p))
+                   for p in box["raw"].rglob("*") if p.is_file())
+    return files, sha256_of(box["db"])
+
+
+def test_add_refuses_errors_and_changes_nothing(tmp_path, sandbox):
+    bad = write_csv(tmp_path / "new-results.csv", [dict(ISO_ROW, msg_rate="13662.3")])
+    before = state(sandbox)
+    done = perfwh("add", bad, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert done.returncode == 1
+    assert "refused" in done.stderr and "[cpu_identity@2:msg_rate]" in done.stderr
+    assert state(sandbox) == before
+
+
+def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
+    good = write_csv(tmp_path / "new-results.csv", [
+        dict(ISO_ROW, platform="lab box", product_version="10.0.0.9", message_size_bytes=size,
+             msg_rate=rate, cpu_ms_per_msg=cost)
+        for size, rate, cost in ((120, "2864.4", "2.6"), (1384, "1362.3", "5.5"))])
+    done = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert done.returncode == 0, done.stderr
+    filed = sandbox["raw"] / "submissions" / "new-results.csv"
+    assert filed.read_bytes() == good.read_bytes()
+    entry = yaml.safe_load(sandbox["sources"].read_text())["reports"][-1]
+    assert entry["file"] == "new-results.csv" and entry["family"] == "submission"
+    assert entry["sha256"] == sha256_of(good)
+    assert entry["platforms"]["lab-box"]["cores"] == 8
+    con = duckdb.connect(str(sandbox["db"]), read_only=True)
+    rows = con.sql("SELECT source_line, message_size_bytes, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
+                   "FROM measurements WHERE source = 'new-results.csv' ORDER BY 1").fetchall()
+    con.close()
+    assert rows == [(2, 120, 2864.4, 94.0, 2.6), (3, 1384, 1362.3, 94.0, 5.5)]
+    again = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert again.returncode == 1 and "already exists" in again.stderr
+
+
+def test_add_with_waivers_stores_them(tmp_path, sandbox):
+    odd = write_csv(tmp_path / "odd.csv", [dict(ISO_ROW, platform="odd box", msg_rate="13662.3")])
+    done = perfwh("add", odd, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "cpu_identity@2:msg_rate", "--reason", "measured as printed",
+                  "--waive", "cpu_capacity@2:msg_rate", "--reason", "a bigger box")
+    assert done.returncode == 0, done.stderr
+    entry = yaml.safe_load(sandbox["sources"].read_text())["reports"][-1]
+    assert {w["id"]: w["reason"] for w in entry["waivers"]} == {
+        "cpu_identity@2:msg_rate": "measured as printed", "cpu_capacity@2:msg_rate": "a bigger box"}
+    con = duckdb.connect(str(sandbox["db"]), read_only=True)
+    waived = con.sql("SELECT finding_key, waiver FROM dq_findings WHERE source = 'odd.csv' "
+                     "AND waiver IS NOT NULL ORDER BY 1").fetchall()
+    con.close()
+    assert waived == [("cpu_capacity@2:msg_rate", "a bigger box"),
+                      ("cpu_identity@2:msg_rate", "measured as printed")]
+
+
+def test_unknown_waiver_and_failed_rebuild_change_nothing(tmp_path, sandbox, monkeypatch):
+    good = write_csv(tmp_path / "fine.csv", [dict(ISO_ROW, platform="fine box")])
+    before = state(sandbox)
+    done = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "cpu_identity@9:msg_rate", "--reason", "x")
+    assert done.returncode == 2 and "no finding has the id" in done.stderr
+    assert state(sandbox) == before
+
+    import perfwh.build as build_module
+    from perfwh.add import AddError, add
+
+    def broken(**kwargs):
+        raise build_module.BuildError("disk full (simulated)")
+
+    monkeypatch.setattr(build_module, "build", broken)
+    with pytest.raises(AddError, match="nothing was changed"):
+        add(good, {}, warehouse=sandbox["db"], sources_file=sandbox["sources"])
+    assert state(sandbox) == before
+
+
+def test_report_submission_through_add_and_the_build_agree_with_check(tmp_path, sandbox):
+    """The CSV read by check (DuckDB) and by the build (ingest.submission) give the same rows."""
+    rows = [dict(ISO_ROW, platform="twin", message_size_bytes=s, msg_rate=r, cpu_ms_per_msg=c)
+            for s, r, c in ((120, "2864.4", "2.6"), (134, "2300.5", "3.3"), (1384, "1362.3", "5.5"))]
+    path = write_csv(tmp_path / "twin.csv", rows)
+    checked = check(path, warehouse=None)
+    assert perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
+    con = duckdb.connect()
+    from perfwh.check import _load_csv
+
+    _load_csv(con, path)
+    from_check = con.sql("SELECT source_line, product, product_version, platform, scenario, "
+                         "message_size_bytes, persistent, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
+                         "FROM check_input ORDER BY 1").fetchall()
+    con.close()
+    wh = duckdb.connect(str(sandbox["db"]), read_only=True)
+    from_build = wh.sql("SELECT source_line, product, product_version, platform, scenario, "
+                        "message_size_bytes, persistent, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
+                        "FROM dq_input WHERE source = 'twin.csv' ORDER BY 1").fetchall()
+    wh.close()
+    assert from_check == from_build
+    assert checked.rows == 3

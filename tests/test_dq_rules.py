@@ -1,0 +1,134 @@
+"""The data-quality rules on the real warehouse: what they find, and what they must not."""
+from __future__ import annotations
+
+import pytest
+
+from perfwh import RULES_DIR
+from perfwh.dq import FINDING_COLUMNS, RuleError, load_rules, parse_rule
+from perfwh.repair import candidates
+
+
+def scalar(wh, sql: str):
+    return wh.sql(sql).fetchall()[0][0]
+
+
+def findings(wh, where: str = "TRUE", params=None) -> list[dict]:
+    result = wh.sql(f"SELECT * FROM dq_findings WHERE {where} ORDER BY finding_id", params=params)
+    return [dict(zip(result.columns, row)) for row in result.fetchall()]
+
+
+def test_every_rule_file_has_severity_relation_and_reason():
+    rules = load_rules()
+    assert len(rules) >= 16
+    for rule in rules:
+        assert rule.severity in ("error", "warning")
+        assert rule.relation in ("dq_input", "dq_values", "dq_claims")
+        assert len(rule.reason) > 60, rule.name
+        assert "{batch}" in rule.sql
+        assert rule.path.name == f"{rule.name}.sql"
+
+
+def test_rule_catalogue_in_the_warehouse(wh):
+    rows = wh.sql("SELECT rule, severity, relation, reason, file, findings FROM dq_rules").fetchall()
+    assert {r[0] for r in rows} == {r.name for r in load_rules()}
+    counts = dict(wh.sql("SELECT rule, count(*) FROM dq_findings GROUP BY 1").fetchall())
+    assert {r[0]: r[5] for r in rows if r[5]} == counts
+
+
+def test_a_rule_file_without_a_header_is_refused(tmp_path):
+    bad = tmp_path / "no_header.sql"
+    bad.write_text("SELECT * FROM {batch}\n")
+    with pytest.raises(RuleError, match="no_header.sql: header lacks severity"):
+        parse_rule(bad)
+    bad.write_text("-- severity: fatal\n-- relation: dq_input\n-- reason: x\nSELECT 1 FROM {batch}")
+    with pytest.raises(RuleError, match="severity 'fatal'"):
+        parse_rule(bad)
+
+
+def test_findings_have_the_contract_columns(wh):
+    columns = [c for c in wh.sql("SELECT * FROM dq_findings LIMIT 0").columns]
+    for name in ("rule", "severity", "source", "source_line", "metric", "printed_value",
+                 "message", "suggested_value"):
+        assert name in columns
+
+
+def test_clean_rows_of_tables_with_cpu_are_not_flagged(wh):
+    """WBIMB and IIB print rate, %CPU and cost: every row satisfies the identity and the
+    capacity except the two IIB rows that really do not (lines 105 and 135)."""
+    flagged = wh.sql("""
+        SELECT DISTINCT source, source_line FROM dq_findings
+        WHERE rule IN ('cpu_identity', 'cpu_capacity', 'conflicting_key', 'cross_table_consistency')
+          AND (source LIKE 'wbimb%' OR source LIKE 'iib10%') ORDER BY ALL""").fetchall()
+    assert flagged == [("iib10-xlinux.txt", 105), ("iib10-xlinux.txt", 135)]
+    rows_with_cpu = scalar(wh, "SELECT count(*) FROM dq_input WHERE cpu_busy_pct IS NOT NULL")
+    assert rows_with_cpu == 206 + 87  # WBIMB chapter 10 rows, IIB rows and halves
+
+
+def test_iib_iso8583_134b_identity_and_its_suggestion(wh):
+    [f] = findings(wh, "rule = 'cpu_identity' AND source_line = 135")
+    assert f["severity"] == "error"
+    assert "2139.0" in f["message"] and "3.549" in f["message"]
+    # rate, %CPU and cost agree if two digits of the rate were swapped
+    assert (f["metric"], f["printed_value"], f["suggested_value"]) == ("msg_rate", "2139.0", "2319.0")
+
+
+def test_ace13_designer_json_parse_multi_replica_table_repeats_other_labels(wh):
+    lines = {(f["rule"], f["source_line"]) for f in findings(wh, "source LIKE 'ace13%'")}
+    for line in (352, 353, 354):
+        assert ("cross_table_consistency", line) in lines
+        assert ("repeated_values", line) in lines
+    assert ("conflicting_key", 353) in lines and ("conflicting_key", 354) in lines
+    [f] = findings(wh, "rule = 'repeated_values' AND source_line = 352")
+    assert "95.11 / 5.08" in f["message"] and "line 335" in f["message"]
+
+
+def test_claims_against_tables(wh):
+    by_line = {(f["source"], f["source_line"]): f for f in findings(wh, "rule = 'claim_vs_table'")}
+    ms = "messagesight1-2013.txt"
+    assert "1523" in by_line[(ms, 13)]["message"]  # "over 1550 messages per Watt"
+    assert "65" in by_line[(ms, 14)]["message"]  # "in less than 60 seconds"
+    wbimb = "wbimb5-aix-2004.txt"
+    assert "760.33 at 4096 bytes" in by_line[(wbimb, 204)]["message"]
+    assert "273.67 at 4096 bytes" in by_line[(wbimb, 359)]["message"]
+    assert "219.67 at 4096 bytes" in by_line[(wbimb, 361)]["message"]
+    assert "4.22 % overhead" in by_line[(wbimb, 460)]["message"]
+    # the claims that hold are not reported (2601, 699, "over 400K", "over 15M", ...)
+    assert (wbimb, 251) not in by_line and (ms, 16) not in by_line and (ms, 18) not in by_line
+    assert scalar(wh, "SELECT count(*) FROM fact_claim") == 55
+
+
+def test_cross_table_repeats_in_wbimb_agree(wh):
+    """10.3.4 = 10.11.1.1 = 10.11.2.1 and Tables 1 and 2 repeat chapter 10 exactly."""
+    assert not findings(wh, "rule = 'cross_table_consistency' AND source LIKE 'wbimb%'")
+    pairs = scalar(wh, """
+        SELECT count(*) FROM dq_input a JOIN dq_input b
+          ON a.scenario = b.scenario AND a.message_size_bytes = b.message_size_bytes
+         AND a.persistent = b.persistent AND a.config_key = b.config_key
+         AND a.source = b.source AND a.table_title < b.table_title
+        WHERE a.source LIKE 'wbimb%'""")
+    assert pairs >= 4 * 3 + 3 * 2 + 16  # 10.3.4 triplets, Table 1 pairs, Table 2 cells
+
+
+def test_windows_cpu_accounting_is_flagged_without_suggestions(wh):
+    windows = findings(wh, "rule = 'cpu_capacity' AND table_title LIKE '%(Windows)'")
+    assert len(windows) > 50
+    assert all(f["suggested_value"] is None for f in windows)
+
+
+def test_candidates_undo_each_kind_of_slip():
+    def fixes(printed, value, metric="msg_rate"):
+        return {(c.printed, c.kind) for c in candidates(printed, value, metric)}
+
+    assert ("1362.3", "doubled") in fixes("13662.3", 13662.3)
+    assert ("1362.3", "swapped") in fixes("1632.3", 1632.3)
+    assert ("1362.3", "decimal") in fixes("13623", 13623.0)
+    assert ("1362.3", "decimal") in fixes("136.23", 136.23)
+    assert ("1362.3", "inserted") in fixes("13672.3", 13672.3)
+    assert ("1362.3", "deleted") in fixes("162.3", 162.3)
+    assert ("476.71 μs", "unit") in fixes("476.71 ms", 476.71, "cpu_ms_per_msg")
+    assert ("0.00105", "unit") in fixes("1.05", 1.05, "cpu_ms_per_msg")
+
+
+def test_finding_columns_are_what_rules_return():
+    assert FINDING_COLUMNS[:2] == ("world", "row_id")
+    assert (RULES_DIR / "cpu_identity.sql").is_file()
