@@ -1,0 +1,120 @@
+"""Benchmarks of the data-quality stage (issue 3).
+
+Measures, on this machine:
+  1. the rules on the five-report warehouse: directly in DuckDB, and through Great
+     Expectations (a child process, as the build runs it), with the typo repair;
+  2. `perfwh check` on a one-row CSV, cold, as a user runs it (a new process each time);
+  3. `perfwh check` on a synthetic 1,000,000-row CSV (bench/synthetic.py);
+  4. the floor: the same rule SQL run directly in DuckDB on the same 1,000,000 rows,
+     already loaded.
+Targets: (2) under 2 s; (3) within 3 x (4).
+
+Usage: .venv/bin/python bench/bench_dq.py [--rows 1000000] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import duckdb  # noqa: E402
+
+import synthetic  # noqa: E402
+from ingest.submission import COLUMNS  # noqa: E402
+from perfwh.build import build  # noqa: E402
+from perfwh.check import CHECK_RELATION, _load_csv  # noqa: E402
+from perfwh.dq import load_rules, run_rules  # noqa: E402
+from perfwh.gx import findings_in_subprocess  # noqa: E402
+from perfwh.repair import suggest  # noqa: E402
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+
+
+def timed(fn, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def row(name: str, times: list[float], note: str = "") -> str:
+    return (f"| {name} | {min(times):.2f} s | {statistics.median(times):.2f} s | "
+            f"{len(times)} | {note} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="perfwh-bench-") as tmp:
+        tmp = Path(tmp)
+        warehouse = tmp / "warehouse.duckdb"
+        build(out=warehouse, rules="duckdb", parquet=False, progress=False)
+        rules = load_rules()
+
+        con = duckdb.connect(str(warehouse), read_only=True)
+        results.append(row("rules on the 5-report warehouse, DuckDB",
+                           timed(lambda: run_rules(con, rules), args.repeat * 2)))
+        results.append(row("... plus typo repair",
+                           timed(lambda: suggest(con, run_rules(con, rules), rules), args.repeat)))
+        con.close()
+        copy = tmp / "gx.duckdb"
+        copy.write_bytes(warehouse.read_bytes())
+        results.append(row("rules on the 5-report warehouse, Great Expectations (child process, "
+                           "incl. GX import)",
+                           timed(lambda: findings_in_subprocess(copy, None), 1)))
+
+        one = tmp / "one.csv"
+        with open(one, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerow(dict(product="IIB", product_version="10.0.0.2", platform="xLinux",
+                                 server_cores=8, scenario="ISO 8583 Transformation",
+                                 message_size_bytes=1384, persistent="false",
+                                 concurrency_kind="flow_copies", concurrency="", replicas="",
+                                 msg_rate="13662.3", cpu_busy_pct="94.0", cpu_ms_per_msg="5.5"))
+
+        def check_one():
+            subprocess.run(PERFWH + ["check", str(one), "--db", str(warehouse)],
+                           capture_output=True, check=False)
+
+        results.append(row("`perfwh check` one-row CSV, cold (new process)",
+                           timed(check_one, args.repeat * 2), "target < 2 s"))
+
+        big = synthetic.write(tmp / "big.csv", args.rows)
+
+        def check_big():
+            with open(tmp / "big.out", "w") as out:
+                subprocess.run(PERFWH + ["check", str(big), "--db", str(warehouse)],
+                               stdout=out, stderr=subprocess.DEVNULL, check=False)
+
+        check_times = timed(check_big, args.repeat)
+        floor_con = duckdb.connect()
+        _load_csv(floor_con, big)  # loading is not part of the floor
+        floor_times = timed(lambda: run_rules(floor_con, rules, {"dq_input": CHECK_RELATION}),
+                            args.repeat)
+        floor_con.close()
+        ratio = statistics.median(check_times) / statistics.median(floor_times)
+        results.append(row(f"`perfwh check` {args.rows:,}-row CSV (new process, output to a file)",
+                           check_times, f"{ratio:.2f} x the floor; target <= 3 x"))
+        results.append(row(f"floor: the rule SQL in DuckDB on the same {args.rows:,} rows, loaded",
+                           floor_times))
+    print("| measurement | min | median | runs | note |")
+    print("|---|---|---|---|---|")
+    print("\n".join(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
