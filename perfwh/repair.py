@@ -137,7 +137,7 @@ def _key(finding: dict) -> tuple:
 # Findings worth a suggestion: every error, and the warnings that single out one number.
 # Warnings about a whole series (super-linear scaling, repeated rows) are left alone: a
 # single slip rarely explains them and a candidate that happens to silence one is noise.
-REPAIRABLE_WARNINGS = {"cost_outlier", "utilisation_outlier", "monotonic_rate", "monotonic_cost"}
+REPAIRABLE_WARNINGS = {"cost_outlier", "utilisation_outlier", "monotonic_sweep"}
 # Rules whose test is an equation (or an equality with another printed row): a correction
 # that satisfies one is strong evidence. The others test bands or inequalities, which many
 # edits satisfy; their findings get a suggestion only when two of them flag the same row

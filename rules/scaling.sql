@@ -1,11 +1,15 @@
 -- severity: warning
 -- relation: dq_input
 -- reason: More capacity - flow instances, execution groups, Docker cores, a bigger T-shirt,
---   more replicas - should not lower the message rate of the same test, size and
---   persistence. Flagged on the bigger configuration's row when its rate is below the next
---   smaller configuration's by more than TOLERANCE (5 %) beyond the printed precision.
+--   more replicas - should neither lower the message rate of the same test, size and
+--   persistence, nor raise it more than in proportion (doubling the CPU can at best double
+--   the rate of a CPU-bound test). Each configuration is compared with the next smaller one:
+--   a rate lower by more than DROP_TOLERANCE (5 %), or a gain more than GAIN_TOLERANCE
+--   (10 %) above proportional, beyond the printed precision, is flagged on the bigger
+--   configuration's row. A super-linear gain usually means the smaller configuration was
+--   under-driven (a measurement artefact); a drop, a bottleneck elsewhere or a typo.
 WITH batch AS (SELECT * FROM {batch}),
-params AS (SELECT 0.05 AS tolerance),
+params AS (SELECT 0.05 AS drop_tolerance, 0.10 AS gain_tolerance),
 levels AS (
     -- one row per series and level: the first printed (tables that repeat a row agree or
     -- are caught by the consistency rules)
@@ -16,7 +20,7 @@ levels AS (
                                 m.concurrency_kind, m.concurrency, m.replicas
                    ORDER BY m.source_line) AS nth
         FROM batch m
-        WHERE m.msg_rate IS NOT NULL
+        WHERE m.msg_rate > 0
           AND m.concurrency_kind IN ('flow_instances', 'execution_groups', 'docker_cores', 'tshirt')
     ) WHERE nth = 1
 ),
@@ -38,14 +42,26 @@ steps AS (
     WINDOW w AS (PARTITION BY l.world, l.source, l.product, l.product_version, l.platform,
                               l.scenario, l.persistent, l.message_size_bytes,
                               l.concurrency_kind, l.concurrency ORDER BY l.replicas)
+),
+judged AS (
+    SELECT s.*, CASE axis WHEN 'replicas' THEN 'replicas' ELSE concurrency_kind END AS what,
+           msg_rate + msg_rate_half_ulp < (prev_rate - prev_ulp) * (1 - drop_tolerance) AS dropped,
+           prev_rate > prev_ulp
+           AND (msg_rate - msg_rate_half_ulp) / (prev_rate + prev_ulp)
+               > (level / prev_level) * (1 + gain_tolerance) AS superlinear
+    FROM steps s, params
+    WHERE s.subject AND s.prev_rate IS NOT NULL AND s.level > s.prev_level
 )
 SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_title,
        'msg_rate' AS metric, msg_rate_printed AS printed_value,
-       printf('rate %s msgs/s with %s %s is below %s msgs/s with %s (line %d): more capacity '
-              || 'should not be slower', msg_rate_printed,
-              CASE axis WHEN 'replicas' THEN 'replicas' ELSE concurrency_kind END,
-              printf('%g', level), prev_printed, printf('%g', prev_level), prev_line) AS message,
+       CASE WHEN dropped
+            THEN printf('rate %s msgs/s with %s %g is below %s msgs/s with %g (line %d): more '
+                        || 'capacity should not be slower', msg_rate_printed, what, level,
+                        prev_printed, prev_level, prev_line)
+            ELSE printf('%.3g x the capacity (%s %g -> %g) gave %.2f x the rate (%s -> %s msgs/s, '
+                        || 'line %d -> %d): super-linear scaling', level / prev_level, what,
+                        prev_level, level, msg_rate / prev_rate, prev_printed, msg_rate_printed,
+                        prev_line, source_line) END AS message,
        prev_row AS related_row_id
-FROM steps, params
-WHERE subject AND prev_rate IS NOT NULL AND level > prev_level
-  AND msg_rate + msg_rate_half_ulp < (prev_rate - prev_ulp) * (1 - tolerance)
+FROM judged
+WHERE dropped OR superlinear
