@@ -22,6 +22,12 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	# The notebooks' kernel, registered inside the venv with an absolute interpreter path.
+	$(abspath $(PY)) -m ipykernel install --sys-prefix --name perfwh --display-name "perfwh (.venv)" >/dev/null
+	# Headless Chromium for the site's browser tests (Debian's package; Playwright's own
+	# browser download does not work offline).
+	command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 	touch $(STAMP)
 
 # Raw reports -> data/curated/warehouse.duckdb and data/curated/parquet/, with the

@@ -19,7 +19,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import duckdb  # noqa: E402
 
 import synthetic  # noqa: E402
+from timing import row, timed  # noqa: E402
 from ingest.submission import COLUMNS  # noqa: E402
 from perfwh.build import build  # noqa: E402
 from perfwh.check import CHECK_RELATION, _load_csv  # noqa: E402
@@ -35,20 +35,6 @@ from perfwh.gx import findings_in_subprocess  # noqa: E402
 from perfwh.repair import suggest  # noqa: E402
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
-
-
-def timed(fn, repeat: int) -> list[float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def row(name: str, times: list[float], note: str = "") -> str:
-    return (f"| {name} | {min(times):.2f} s | {statistics.median(times):.2f} s | "
-            f"{len(times)} | {note} |")
 
 
 def main() -> int:

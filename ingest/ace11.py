@@ -22,6 +22,10 @@ FAMILY = "ace11"
 SIGNATURE = (r"App Connect Enterprise V11 container performance",
              r"App Connect Enterprise Version 11\.0\.0\.\d+ against IBM Integration Bus")
 DESCRIPTION = "the ACE 11 vs IIB 10 container performance report"
+# The section after the last Windows table: a file without it is truncated.
+END = (r"^Trademarks$", "the 'Trademarks' section")
+# A line shaped like a results row (size optional, concurrency, a rate) must be read by a table.
+ROW_SHAPE = r"^(?:\d+k\s+)?\d+\s+[\d.]+/s\s"
 
 PLATFORM_HEADINGS = {"Linux": "linux", "Windows": "windows"}
 # Product labels printed in the header -> product keys of sources.yml.
@@ -100,8 +104,16 @@ def _table(lines: Sequence[Line], caption_at: int, platform: str, report: Parsed
         raise ParseError(f"table {key!r} has no rows", lines[header_at + 1].number,
                          expected="one row per message size and concurrency")
     size = None
+    seen: set[tuple[str, str]] = set()
     for row in rows:
         size = _row(row, key, title, platform, products, size, report)
+        # A row without its size inherits the one above: a lost size cell shows as a repeat.
+        pair = (size.printed, report.observations[-1].concurrency.printed)
+        if pair in seen:
+            raise ParseError(f"message size {pair[0]} with concurrency {pair[1]} appears twice in "
+                             f"table {key!r}", row.number,
+                             expected="the message size on the first row of each size group")
+        seen.add(pair)
     return key
 
 

@@ -41,6 +41,11 @@ PRODUCT = "ace13010"
 PLATFORM = "openshift"
 SIGNATURE = (r"App Connect Enterprise \(certified container\)",)
 DESCRIPTION = "the ACE 13 certified container on OpenShift performance report"
+# The notice after the last message-rate table (the contents also list "Trademarks", so the
+# heading alone would not do): a file without it is truncated.
+END = (r"^IBM, the IBM logo, and ibm\.com are trademarks", "the trademarks notice")
+# A pipe-table row starting with a T-shirt size must be read by a table.
+ROW_SHAPE = r"^\|\s*(?:Small|Medium|Large)\s*\|"
 
 COL_NAME = AliasMap("Name")
 COL_TSHIRT = AliasMap("Capacity (T-shirt Size)", "Capacity(T-shirt Size)", "T-shirt Size")

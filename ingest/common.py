@@ -72,7 +72,7 @@ def require_signature(lines: Sequence[Line], family: str, patterns: Iterable[str
         if any(re.search(p, text) for p in patterns):
             return
     first = next((line for line in lines if line.text.strip()), lines[0])
-    raise ParseError(f"this is not a {family} report: its opening lines do not name it "
+    raise ParseError(f"this is not a {family!r} report: its opening lines do not name it "
                      f"(first line: {clean_text(first.text)[:80]!r})", first.number,
                      expected=description)
 
@@ -100,6 +100,32 @@ def table_rows(lines: Sequence[Line], start: int) -> list[Line]:
 def ensure_tables(report: ParsedReport, source_hint: str, line: int) -> ParsedReport:
     """A report in which no results table was found is an error, never an empty success."""
     if not report.observations:
-        raise ParseError(f"no results table found in this {source_hint} report", line,
+        raise ParseError(f"no results table found in {source_hint}", line,
                          expected="at least one results table")
     return report
+
+
+def require_end(lines: Sequence[Line], end: tuple[str, str]) -> None:
+    """Refuse a truncated report. ``end`` is (pattern, what): a line the report prints after
+    its last results table. A file cut anywhere before it, even between two table rows
+    (which leaves a shorter table that would otherwise parse), is an error."""
+    pattern, what = end
+    if any(re.search(pattern, clean_text(line.text)) for line in lines):
+        return
+    last = lines[-1] if lines else Line(1, "")
+    raise ParseError(f"the file is truncated: it stops at line {last.number}", last.number,
+                     expected=f"{what} after the last results table")
+
+
+def require_rows_read(lines: Sequence[Line], report: ParsedReport, shape: str) -> None:
+    """Refuse a table the parser could not see: a line shaped like a results-table row
+    (``shape``, a pattern on the cleaned text) that no table read. A damaged or missing
+    header, or a blank line splitting a table, would otherwise drop rows silently."""
+    read = {o.row_line for o in report.observations}
+    pattern = re.compile(shape)
+    for line in lines:
+        if line.number not in read and pattern.search(clean_text(line.text)):
+            raise ParseError(f"a results-table row that no table read: "
+                             f"{clean_text(line.text)[:60]!r}", line.number,
+                             expected="each row under its table's header, with no blank line "
+                                      "or other text between them")

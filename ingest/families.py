@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from . import ace11, ace13, iib10, messagesight, submission, wbimb
+from .common import require_end, require_rows_read, require_signature
 from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
@@ -20,7 +21,15 @@ def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:
         raise ParseError(f"unknown report family {family!r}", None, source,
                          expected="one of " + ", ".join(FAMILIES))
     try:
-        return module.parse(lines)
+        end = getattr(module, "END", None)
+        if end is not None:  # a report of the family, but cut short?
+            require_signature(lines, family, module.SIGNATURE, module.DESCRIPTION)
+            require_end(lines, end)
+        parsed = module.parse(lines)
+        shape = getattr(module, "ROW_SHAPE", None)
+        if shape is not None:  # rows of a table the parser did not see?
+            require_rows_read(lines, parsed, shape)
+        return parsed
     except ParseError as err:
         raise err.located(source) from None
 

@@ -22,6 +22,10 @@ PLATFORM = "xlinux"
 
 SIGNATURE = (r"xLinux 64 bits platform", r"IBM Integration Bus V10")
 DESCRIPTION = "the IBM Integration Bus V10 xLinux performance report"
+# The section after the last results table: a file without it is truncated.
+END = (r"^Measurement Environment$", "the 'Measurement Environment' section")
+# A line shaped like a results row must be read by a table.
+ROW_SHAPE = r"^\d+\s?(?:b|B|kB|KB)\s+[\d.]+\s+[\d.]+"
 
 # The three measured columns of one half, in printed order.
 # (metric, quantity kind, unit the column heading implies)
@@ -77,12 +81,15 @@ def _is_header(text: str) -> bool:
 def _halves(line: Line, report: ParsedReport) -> list[tuple[str, bool]]:
     """Read "Non Persistent Full Persistance" into [(label, persistent), ...]."""
     rest = normalise_header(line.text)
+    words = clean_text(line.text).split()  # as printed, so a logged variant keeps its spelling
     found: list[tuple[str, bool]] = []
     while rest:
         for alias in HALF_ALIASES:
             spelling = alias.prefix_of(rest)
             if spelling:
-                canonical = alias.match(spelling, line.number, report)
+                count = len(spelling.split())
+                printed, words = " ".join(words[:count]) or spelling, words[count:]
+                canonical = alias.match(printed, line.number, report)
                 found.append((canonical, HALVES[canonical]))
                 rest = rest[len(spelling):].strip()
                 break

@@ -26,6 +26,12 @@ PRODUCT = "messagesight10"
 PLATFORM = "appliance"
 SIGNATURE = (r"MessageSight Appliance v1\.0 Performance Benchmarks",)
 DESCRIPTION = "the IBM MessageSight appliance v1.0 performance benchmarks report"
+# The appendix after the power-supply tables: a file without it is truncated.
+END = (r"^#+ \**Appendix A\b", "Appendix A")
+# Lines shaped like score-card, fan-out or power-supply rows must be read by a table.
+ROW_SHAPE = (r"^(?:[A-Z][a-z][A-Za-z -]*\s+)?[A-Z]{3,}(?:\.[A-Z]{3,})?\s.*\((?:# of producers|"
+             r"msgs/sec(?:/U)?|microseconds|seconds|msgs/Watt|Egress rate msgs/sec)\)(?:\s+[\d.]+[KM]?)+$"
+             r"|^1:\d+\s+\d+\s+\d+|^\d{2}/\d{2}/\d{4}\s+\d{2}:\d{2}:\d{2}\s+[\d.]")
 
 SCORECARD_HEADER = AliasMap("Type Name Description VALUE AVG 50P 99P MAX STDV")
 FANOUT_HEADER = AliasMap("Fanout ratio # of topics # of consumers # of producers "
@@ -138,11 +144,19 @@ def _scorecard_row(line: Line, text: str, report: ParsedReport,
                            if o.scenario == base.group(1)), None)
     kind, count = _configuration(desc, line.number)
     for (metric, unit_kind), cell in zip(metrics, values):
+        value = quantity(cell, unit_kind, line=line.number)
         report.observations.append(Observation(
             table_key="Score card", row_line=line.number, product=PRODUCT, platform=PLATFORM,
-            scenario=scenario, metric=metric, value=quantity(cell, unit_kind, line=line.number),
+            scenario=scenario, metric=metric, value=_as_printed(value, line.text),
             message_size=size, persistent=persistent, concurrency_kind=kind,
             concurrency=count, page=line.page))
+
+
+def _as_printed(value: Quantity, raw: str) -> Quantity:
+    """The value with printed_value as the cell reads in the raw line, tags and all
+    ("<b>1523</b>"): the row was read from a cleaned copy of the line."""
+    match = re.search(r"(?:<[^<>]+>)*" + re.escape(value.printed) + r"(?:</[^<>]+>)*", raw)
+    return Quantity(match.group(0), value.number, value.unit) if match else value
 
 
 def _persistent(name: str, desc: str) -> bool | None:

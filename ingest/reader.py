@@ -1,6 +1,7 @@
 """Reading report files into `Line`s: the only file I/O of the ingest package."""
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 from .records import Line, ParseError
@@ -19,16 +20,19 @@ def text_lines(text: str) -> list[Line]:
 
 def read_text(path: Path) -> list[Line]:
     data = path.read_bytes()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise ParseError("UTF-16 text (the file starts with a UTF-16 byte-order mark)", 1,
+                         str(path), expected="a UTF-8 text report")
+    if b"\x00" in data:  # before decoding: UTF-16 without a byte-order mark, or binary
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise ParseError("contains NUL bytes: not a UTF-8 text report (UTF-16 or binary?)", line,
+                         str(path), expected="a UTF-8 text report")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise ParseError(f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})",
                          line, str(path), expected="a UTF-8 text report") from None
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise ParseError("contains NUL bytes: not a text report", line, str(path),
-                         expected="a UTF-8 text report")
     return text_lines(text)
 
 

@@ -30,6 +30,11 @@ PRODUCT = "wbimb5"
 PLATFORM = "aix"
 SIGNATURE = (r"WebSphere Business Integration Message Broker",)
 DESCRIPTION = "the WebSphere Business Integration Message Broker V5 performance report"
+# The report prints its Index after the last chapter-10 table: a file without it is truncated.
+END = (r"^Index$", "the Index that follows chapter 10")
+# A line shaped like a results row (chapter 10, Tables 1 and 2) must be read by a table.
+ROW_SHAPE = (r"^(?:yes|no)\s+\d+\s+[\d.]+\s|^(?:Generic XML|MRM (?:CWF|XML|TDS))"
+             r"(?: to (?:Generic XML|MRM (?:CWF|XML|TDS)))?(?:\s+[\d.]+){3,4}$")
 
 CHAPTER10_HEADER = AliasMap("Persist Msg Size Msgs/sec % CPU Busy CPU ms/msg",
                             "Persist Message Size Msgs/sec % CPU Busy CPU ms/msg",

@@ -1,6 +1,162 @@
-"""Subcommands of the models stage: models, size."""
+"""Subcommands of the models stage: models, size, notebooks.
+
+Nothing heavy is imported here: numpy, scipy, nbclient and the rest are imported inside the
+command functions, so that `perfwh sql` does not pay for them.
+"""
 from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from perfwh import WAREHOUSE
+
+
+def _models(args) -> int:
+    from perfwh.build import BuildError
+
+    from .tables import build_models
+
+    try:
+        summary = build_models(args.db, parquet=not args.no_parquet)
+    except BuildError as err:
+        print(f"perfwh models: error: {err}", file=sys.stderr)
+        print("perfwh models: the warehouse is unchanged", file=sys.stderr)
+        return 1
+    if args.quiet:
+        return 0
+    models = ", ".join(f"{n} {m}" for m, n in summary.by_model.items())
+    print(f"perfwh models: {summary.fitted} series fitted ({models}) of {summary.series} series with "
+          f"a CPU cost and a size; {summary.points} points predicted: "
+          f"{summary.points - summary.excluded} leaving their size out, {summary.excluded} excluded from "
+          "the fits for error findings (predicted by the fit of the others)")
+    if summary.unfitted:
+        print(f"perfwh models: {summary.unfitted} series with three or more sizes not fitted: "
+              "error findings left fewer than three usable sizes (table model_unfitted)")
+    if not summary.findings_table:
+        print("perfwh models: this warehouse has no dq_findings (built with --rules none): "
+              "no point was excluded")
+    print("leave-one-size-out accuracy of CPU ms/msg (chosen model):")
+    for scope, points, mdape, inside in summary.accuracy:
+        print(f"  {scope:32s} {points:4d} points  median abs. error {mdape:5.1f} %  "
+              f"inside 90 % interval {inside:5.1f} %")
+    print(f"perfwh models: wrote model_fits, model_predictions, model_accuracy, model_unfitted to {args.db}")
+    return 0
+
+
+def _size(args) -> int:
+    from .sizing import SizeQuery, SizingError, render_text, size_in
+
+    query = SizeQuery(scenario=args.scenario, size=args.size, rate=args.rate, product=args.product,
+                      version=args.version, platform=args.platform, config=args.config,
+                      persistent=args.persistent, report=args.report, utilisation=args.utilisation)
+    try:
+        answer = size_in(args.db, query)
+    except SizingError as err:
+        if args.json:
+            print(json.dumps({"error": str(err), "cores": None, "cores_low": None, "cores_high": None,
+                              "series_id": None, "warnings": [str(err)]}, indent=2))
+        print(f"perfwh size: error: {err}", file=sys.stderr)
+        return err.status
+    if args.json:
+        print(json.dumps(answer, indent=2, default=str))
+    else:
+        print(render_text(answer))
+    return 0 if answer["cores"] is not None else 1
+
+
+def _notebooks(args) -> int:
+    from .notebooks import NotebookError, run_notebooks
+
+    try:
+        runs = run_notebooks(db=args.db, out=args.out, kernel=args.kernel, timeout=args.timeout,
+                             jobs=args.jobs)
+    except NotebookError as err:
+        print(f"perfwh notebooks: error: {err}", file=sys.stderr)
+        print("perfwh notebooks: the previous executed notebooks are unchanged", file=sys.stderr)
+        return 1
+    for r in runs:
+        print(f"perfwh notebooks: {r.path.name}: {r.cells} cells, {r.charts} charts, {r.seconds:.1f} s")
+    print(f"perfwh notebooks: wrote {len(runs)} executed notebooks to {args.out}")
+    return 0
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text.rstrip("%")) / (100.0 if text.endswith("%") else 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction such as 0.8 or 80%") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: utilisation must lie in (0, 1], e.g. 0.8 or 80%")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the rate must be positive")
+    return value
 
 
 def register(sub) -> None:
-    pass
+    from .notebooks import KERNEL, OUT_DIR
+
+    p = sub.add_parser(
+        "models", help="fit CPU cost against message size per series (model_fits, model_predictions)",
+        description="Fit every series (report, product, version, platform, scenario, persistence, "
+                    "configuration) with three or more message sizes: a linear model (fixed cost per "
+                    "message plus cost per KB) and a power law, chosen by leave-one-size-out error, with "
+                    "intervals. Points with error findings (dq_findings) are left out and marked. Writes "
+                    "model_fits, model_predictions, model_accuracy and model_unfitted into the warehouse "
+                    "atomically.")
+    p.add_argument("--db", type=Path, default=WAREHOUSE, help=f"warehouse file (default {WAREHOUSE})")
+    p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet export")
+    p.add_argument("-q", "--quiet", action="store_true", help="no output")
+    p.set_defaults(func=_models)
+
+    p = sub.add_parser(
+        "size", help="cores needed for a rate at a message size, with a 90 %% interval",
+        description="Cores needed to process --rate messages per second of --size through a scenario, "
+                    "from the fitted cost model of the one matching series: cores = rate x CPU ms per "
+                    "message / 1000 / utilisation, with a 90 %% prediction interval. Matching is "
+                    "case-insensitive: scenario by exact name, else substring; product exactly; version "
+                    "by prefix (11 matches 11.0.0.4); platform, config and report by substring. "
+                    "Exit status: 0 answered, 1 no single matching series (or no models), 2 bad input.",
+        epilog="example: perfwh size --scenario 'HTTP XMLNSC ESQL Transformation' --size 50KB --rate 500 "
+               "--product ACE --version 11 --platform linux --config 'docker cores 2'")
+    p.add_argument("--scenario", required=True, help="scenario name or part of it")
+    p.add_argument("--size", required=True, help="message size, e.g. 50KB, 2k, 1384B, 2MB (1k = 1024)")
+    p.add_argument("--rate", required=True, type=_positive, help="messages per second to sustain")
+    p.add_argument("--product", help="product: WBIMB, IIB, ACE")
+    p.add_argument("--version", help="product version or its leading part, e.g. 11 or 10.0.0")
+    p.add_argument("--platform", help="platform or part of it, e.g. linux, windows, aix, openshift")
+    p.add_argument("--config", help="configuration or part of it, e.g. 'docker cores 2', 'T-shirt Large', "
+                                    "'flow instances 1'")
+    persistence = p.add_mutually_exclusive_group()
+    persistence.add_argument("--persistent", dest="persistent", action="store_const", const=True,
+                             default=None, help="persistent messages only")
+    persistence.add_argument("--non-persistent", dest="persistent", action="store_const", const=False,
+                             help="non-persistent messages only")
+    p.add_argument("--report", help="report source file or part of it, e.g. iib10")
+    p.add_argument("--utilisation", type=_fraction, default=0.8,
+                   help="CPU utilisation to plan for, a fraction or percentage (default 0.8)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON object (cores, cores_low, cores_high, series_id, warnings, ...)")
+    p.add_argument("--db", type=Path, default=WAREHOUSE, help=f"warehouse file (default {WAREHOUSE})")
+    p.set_defaults(func=_size)
+
+    p = sub.add_parser(
+        "notebooks", help="execute notebooks/*.ipynb headless into data/curated/notebooks/",
+        description="Execute every notebook of notebooks/ with nbclient (kernel perfwh, working directory "
+                    "the project root, the warehouse in $PERFWH_DB) and write the executed copies to the "
+                    "output folder, atomically. The committed notebooks stay without outputs.")
+    p.add_argument("--db", type=Path, default=WAREHOUSE, help=f"warehouse file (default {WAREHOUSE})")
+    p.add_argument("--out", type=Path, default=OUT_DIR, help=f"output folder (default {OUT_DIR})")
+    p.add_argument("--kernel", default=KERNEL, help=f"Jupyter kernel name (default {KERNEL})")
+    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    p.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (default 2)")
+    p.set_defaults(func=_notebooks)

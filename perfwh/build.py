@@ -164,10 +164,13 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
     """Build the warehouse at ``out``. ``rules``: 'gx', 'duckdb' or 'none'."""
     out = Path(out)
     summary = BuildSummary()
-    manifest = load_manifest(sources_file)
-    bar = Progress("perfwh build", len(manifest) + 3 + (rules != "none")) if progress else None
-    started = time.perf_counter()
-    reports = parse_sources(raw_dir, sources_file, bar)
+    try:  # a bad manifest or raw file is a BuildError too (the CLI reports it, no traceback)
+        manifest = load_manifest(sources_file)
+        bar = Progress("perfwh build", len(manifest) + 3 + (rules != "none")) if progress else None
+        started = time.perf_counter()
+        reports = parse_sources(raw_dir, sources_file, bar)
+    except (ParseError, SourceError, OSError) as err:
+        raise BuildError(str(err)) from err
     summary.timings["parse"] = time.perf_counter() - started
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_path(out)

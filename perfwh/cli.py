@@ -19,7 +19,10 @@ def _build(args) -> int:
               parquet=not args.no_parquet, progress=not args.quiet)
     except BuildError as err:
         print(f"perfwh build: error: {err}", file=sys.stderr)
-        print("perfwh build: the previous warehouse is unchanged", file=sys.stderr)
+        if Path(args.out).exists():
+            print("perfwh build: the previous warehouse is unchanged", file=sys.stderr)
+        else:
+            print("perfwh build: no warehouse was written", file=sys.stderr)
         return 1
     return 0
 

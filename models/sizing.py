@@ -1,0 +1,301 @@
+"""`perfwh size`: cores needed for a message rate at a message size, with a 90 % interval.
+
+The answer comes from one fitted series (model_fits): its chosen model, refitted from the
+series' usable points in model_predictions (the same points and the same code as
+`perfwh models`), predicts the CPU ms per message at the size with a 90 % prediction
+interval; cores = rate x ms / 1000 / utilisation, for each end of the interval too.
+
+Matching (all case-insensitive): the scenario by exact name, or, when no name is equal, by
+substring; product exactly; version by leading components ("11" matches 11.0.0.4, not 110);
+platform, configuration and report by substring. More than one matching series is reported
+with each one's answer, never resolved silently; no matching series is reported with the
+series that exist but could not be fitted, and with similar scenario names.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+
+from perfwh.warehouse import run
+
+from .tables import SERIES_KEYS, config_label, has_table
+
+LEVEL = 0.90
+DEFAULT_UTILISATION = 0.8
+POOR_ACCURACY_PCT = 20.0
+
+
+class SizingError(RuntimeError):
+    """The question cannot be asked of this warehouse (bad size, no model tables ...).
+    ``status``: 2 for bad input, 1 for a warehouse without models."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class SizeQuery:
+    scenario: str
+    size: str
+    rate: float
+    product: str | None = None
+    version: str | None = None
+    platform: str | None = None
+    config: str | None = None
+    persistent: bool | None = None
+    report: str | None = None
+    utilisation: float = DEFAULT_UTILISATION
+
+
+def parse_size(text: str) -> int:
+    """Message size in bytes through the project's unit table (1k = 1024)."""
+    from ingest.records import ParseError
+    from ingest.units import UNITS, quantity
+
+    try:
+        q = quantity(text, "size")
+    except ParseError as err:
+        detail = err.message + (f" (expected {err.expected})" if err.expected else "")
+        raise SizingError(f"--size {text!r}: {detail}") from None
+    value = Decimal(q.number) * Decimal(UNITS["size"][q.unit][1])
+    if value <= 0:
+        raise SizingError(f"--size {text!r}: a message size must be positive")
+    return int(value.to_integral_value())
+
+
+def format_bytes(n: float) -> str:
+    for unit, factor in (("MB", 1024 ** 2), ("KB", 1024)):
+        if n >= factor:
+            return f"{n / factor:g} {unit}"
+    return f"{n:g} B"
+
+
+def version_matches(version: str | None, wanted: str) -> bool:
+    if version is None:
+        return False
+    have = version.lower().split(".")
+    want = wanted.lower().strip().split(".")
+    return have[:len(want)] == want
+
+
+def _matches(row: dict, q: SizeQuery) -> bool:
+    """Every filter but the scenario."""
+    if q.product and row["product"].lower() != q.product.strip().lower():
+        return False
+    if q.version and not version_matches(row["product_version"], q.version):
+        return False
+    if q.platform and q.platform.strip().lower() not in row["platform"].lower():
+        return False
+    if q.config and q.config.strip().lower() not in config_label(row).lower():
+        return False
+    if q.persistent is not None and row["persistent"] is not q.persistent:
+        return False
+    if q.report and q.report.strip().lower() not in row["source"].lower():
+        return False
+    return True
+
+
+def _scenario_names(all_names: set[str], wanted: str) -> set[str]:
+    w = wanted.strip().lower()
+    exact = {n.lower() for n in all_names if n.lower() == w}
+    return exact or {n.lower() for n in all_names if w in n.lower()}
+
+
+def _rows(con, sql: str, params=None) -> list[dict]:
+    result = con.execute(sql, params) if params is not None else con.execute(sql)
+    names = [d[0] for d in result.description]
+    return [dict(zip(names, r)) for r in result.fetchall()]
+
+
+def _series_summary(row: dict) -> dict:
+    return {"series_id": row.get("series_id"), "series_label": row["series_label"],
+            **{k: row[k] for k in SERIES_KEYS}}
+
+
+def _hardware(con, source: str, platform: str) -> str | None:
+    found = run(con, """
+        SELECT pl.hardware, pl.cpu_model, pl.cores, pl.deployment, pl.note
+        FROM dim_platform pl JOIN dim_report r USING (report_id)
+        WHERE r.source = ? AND pl.platform = ?""", [source, platform])
+    if not found:
+        return None
+    hardware, cpu, cores, deployment, note = found[0]
+    text = ", ".join(x for x in (hardware, cpu, f"{cores} cores" if cores else None, deployment) if x)
+    return text + (f" ({note})" if note else "")
+
+
+def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: float) -> dict:
+    """The answer of one series: refit its chosen model, predict, convert to cores."""
+    from .curves import refit
+
+    model, _ = refit(con, fit_row["series_id"], fit_row)
+    centre, lower, upper = model.interval([size_bytes], fit_row["sigma_log"], fit_row["sigma_df"], LEVEL)
+    ms = float(centre[0])
+    lo = None if lower is None else float(lower[0])
+    hi = None if upper is None else float(upper[0])
+
+    def cores(v):
+        return None if v is None else rate * v / 1000.0 / utilisation
+
+    a, b = model.params
+    formula = (f"cpu_ms = {a:.4g} + {b:.4g} x KB" if model.model == "linear"
+               else f"cpu_ms = {a:.4g} x KB^{b:.4g}")
+    return {"cores": cores(ms), "cores_low": cores(lo), "cores_high": cores(hi),
+            "cores_busy": rate * ms / 1000.0, "cpu_ms_per_msg": ms, "cpu_ms_per_msg_low": lo,
+            "cpu_ms_per_msg_high": hi, "model": model.model, "model_formula": formula,
+            "measured_sizes": [int(s) for s in model.sizes]}
+
+
+def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
+    """Answer a sizing question; the dict is what --json prints."""
+    if not q.rate > 0:
+        raise SizingError(f"--rate {q.rate}: the message rate must be positive (msgs/s)")
+    if not 0 < q.utilisation <= 1:
+        raise SizingError(f"--utilisation {q.utilisation}: give a fraction in (0, 1], e.g. 0.8")
+    size_bytes = parse_size(q.size)
+    if not has_table(con, "model_fits"):
+        raise SizingError("this warehouse has no model_fits table: run `perfwh models` "
+                          "(or `make models`) first", status=1)
+    fits = _rows(con, "SELECT * FROM model_fits ORDER BY series_id")
+    unfitted = (_rows(con, "SELECT * FROM model_unfitted ORDER BY series_label")
+                if has_table(con, "model_unfitted") else [])
+    all_names = {r["scenario"] for r in fits + unfitted}
+    pool = [r for r in fits + unfitted if _matches(r, q)]
+    # exact scenario names first, among the series the other filters leave
+    names = _scenario_names({r["scenario"] for r in pool}, q.scenario)
+    matched = [r for r in fits if r["scenario"].lower() in names and _matches(r, q)]
+    blocked = [r for r in unfitted if r["scenario"].lower() in names and _matches(r, q)]
+    answer = {
+        "query": {"scenario": q.scenario, "size": q.size, "size_bytes": size_bytes, "rate": q.rate,
+                  "product": q.product, "version": q.version, "platform": q.platform,
+                  "config": q.config, "persistent": q.persistent, "report": q.report},
+        "utilisation": q.utilisation, "interval": LEVEL,
+        "cores": None, "cores_low": None, "cores_high": None, "cores_busy": None,
+        "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
+        "series_id": None, "series_label": None, "series": None, "model": None,
+        "model_formula": None, "measured_sizes": [], "hardware": None,
+        "assumptions": [
+            f"the cores run at {q.utilisation:.0%} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
+            "CPU cost per message stays as measured when cores are added (linear scaling)",
+            "cores are cores of the measured platform (see hardware)"],
+        "warnings": [], "candidates": [],
+    }
+    warnings = answer["warnings"]
+    for r in blocked:
+        warnings.append(f"a matching series was not fitted: {r['series_label']}: {r['reason']}")
+    if not matched:
+        if not _scenario_names(all_names, q.scenario):
+            close = difflib.get_close_matches(q.scenario, sorted(all_names), n=5, cutoff=0.4)
+            warnings.insert(0, f"no scenario matches {q.scenario!r}"
+                            + (f"; similar: {', '.join(close)}" if close else
+                               f"; scenarios with models: {', '.join(sorted(all_names))}"))
+        else:
+            warnings.insert(0, "no fitted series matches the scenario "
+                            f"{q.scenario!r} with the given product, version, platform, configuration, "
+                            "persistence and report: no answer")
+        return answer
+    for row in matched:
+        candidate = {**_series_summary(row), "model": row["model"],
+                     "min_size_bytes": row["min_size_bytes"], "max_size_bytes": row["max_size_bytes"]}
+        candidate.update({k: v for k, v in estimate(con, row, size_bytes, q.rate, q.utilisation).items()
+                          if k in ("cores", "cores_low", "cores_high", "cpu_ms_per_msg")})
+        answer["candidates"].append(candidate)
+    if len(matched) > 1:
+        differ = [k for k in ("source", "product", "product_version", "platform", "scenario",
+                              "persistent", "concurrency_kind", "concurrency", "replicas", "tshirt")
+                  if len({repr(r[k]) for r in matched}) > 1]
+        if not set(differ) <= CAPACITY_KEYS:
+            warnings.insert(0, f"ambiguous: {len(matched)} series match (they differ in "
+                            f"{', '.join(differ)}); each one's answer is under candidates - narrow the "
+                            "question with --product, --version, --platform, --config, "
+                            "--persistent/--non-persistent or --report")
+            return answer
+        # The series differ only in the capacity they were measured with (cores, T-shirt,
+        # instances, replicas): the one measured nearest the capacity the answer needs is the
+        # most representative; the others stay under candidates.
+        row = min(matched, key=lambda r: _capacity_distance(r, answer["candidates"], matched))
+        warnings.insert(0, f"{len(matched)} series match, measured with different capacity "
+                        f"({', '.join(differ)}); used the one nearest the cores needed "
+                        f"({row['series_label']}); the others are under candidates - choose one "
+                        "with --config")
+    else:
+        row = matched[0]
+    answer.update(estimate(con, row, size_bytes, q.rate, q.utilisation))
+    answer.update({"series_id": row["series_id"], "series_label": row["series_label"],
+                   "series": _series_summary(row),
+                   "hardware": _hardware(con, row["source"], row["platform"])})
+    lo, hi = row["min_size_bytes"], row["max_size_bytes"]
+    if size_bytes < lo or size_bytes > hi:
+        warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of this series "
+                        f"({format_bytes(lo)} to {format_bytes(hi)}): extrapolation - the interval assumes "
+                        f"the {row['model']} model holds beyond the data")
+    if answer["cores_low"] is None:
+        warnings.append("no interval: the residual variance could not be estimated for this series")
+    if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
+        warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
+                        f"error {row['loso_mdape_pct']:.0f} %")
+    cap, implied = row["capacity_cores"], row["implied_cores_max"]
+    if cap is not None and implied is not None and implied > cap * 1.05:
+        warnings.append(f"in this series the report's rate x CPU cost keeps up to {implied:.3g} cores busy, "
+                        f"more than the {cap:g} cores the server had: the report's CPU cost does not convert "
+                        "to cores one to one, so treat the core count as an upper estimate")
+    return answer
+
+
+CAPACITY_KEYS = {"concurrency_kind", "concurrency", "replicas", "tshirt"}
+
+
+def _capacity_distance(row: dict, candidates: list[dict], matched: list[dict]) -> tuple:
+    """How far a series' measured capacity is from the cores its own answer needs (log
+    ratio); where the capacity is not known, more copies first (closer to saturation)."""
+    needed = candidates[matched.index(row)].get("cores")
+    capacity = row.get("capacity_cores")
+    if needed and capacity:
+        return (0, abs(math.log(capacity / needed)), row["series_id"])
+    return (1, -(row.get("concurrency") or 0), row["series_id"])
+
+
+def _fmt(v, digits=3) -> str:
+    return "n/a" if v is None else f"{v:.{digits}g}"
+
+
+def render_text(answer: dict) -> str:
+    q = answer["query"]
+    lines = [f"perfwh size: {q['rate']:g} msgs/s of {q['size']} ({answer['query']['size_bytes']} bytes), "
+             f"scenario {q['scenario']!r}"]
+    if answer["cores"] is not None:
+        util = answer["utilisation"]
+        lines += [
+            f"series {answer['series_id']}: {answer['series_label']}",
+            f"model: {answer['model']}, {answer['model_formula']}; fitted on sizes "
+            + ", ".join(format_bytes(s) for s in answer["measured_sizes"]),
+            f"CPU cost: {_fmt(answer['cpu_ms_per_msg'])} ms/msg "
+            f"(90 % interval {_fmt(answer['cpu_ms_per_msg_low'])} to {_fmt(answer['cpu_ms_per_msg_high'])})",
+            f"cores needed: {_fmt(answer['cores'])} (90 % interval {_fmt(answer['cores_low'])} to "
+            f"{_fmt(answer['cores_high'])}) at {util:.0%} utilisation (--utilisation); "
+            f"{_fmt(answer['cores_busy'])} cores of CPU time at 100 %",
+            f"hardware: {answer['hardware'] or 'not recorded'}",
+        ]
+    for c in answer["candidates"] if answer["cores"] is None else []:
+        lines.append(f"  candidate series {c['series_id']}: {c['series_label']}: "
+                     f"{_fmt(c['cores'])} cores ({_fmt(c['cores_low'])} to {_fmt(c['cores_high'])})")
+    lines += [f"assumes: {a}" for a in answer["assumptions"]] if answer["cores"] is not None else []
+    lines += [f"warning: {w}" for w in answer["warnings"]]
+    return "\n".join(lines)
+
+
+def size_in(db: Path, q: SizeQuery) -> dict:
+    if not Path(db).is_file():
+        raise SizingError(f"{db}: no warehouse; run `perfwh build` and `perfwh models` (or `make models`)",
+                          status=1)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return size(con, q)
+    finally:
+        con.close()

@@ -1,0 +1,498 @@
+"""`perfwh models`: fit every series of the warehouse and write the model tables.
+
+A *series* is the measurements of one report, product (and version, fix pack), platform,
+scenario, persistence and configuration (concurrency kind and value, replicas, T-shirt, CPU
+limit) across message sizes: every key of the view ``measurements`` but the size. Series
+with at least three usable sizes are fitted (models/fit.py). A measurement is *usable* unless
+an error-severity finding of ``dq_findings`` (not waived) is about its cpu_ms_per_msg or
+msg_rate, or its cost is not positive. Excluded points are not fitted but still predicted,
+and say why they were left out.
+
+Tables written (documented in schema/dictionary.yml):
+- ``model_fits``: one row per fitted series, both models' parameters with 95 % intervals,
+  fit quality, the chosen model;
+- ``model_predictions``: one row per measurement of a fitted series, the leave-one-size-out
+  prediction with its 90 % interval, and the rate it implies where %CPU is known;
+- ``model_accuracy``: median absolute percentage errors per report and overall;
+- ``model_unfitted``: series with three or more measured sizes that could not be fitted
+  because excluded points left fewer than three.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from perfwh.warehouse import run
+
+SERIES_KEYS = ("source", "product", "product_version", "fix_pack", "platform", "server_cores",
+               "scenario", "persistent", "concurrency_kind", "concurrency", "replicas", "tshirt",
+               "cpu_limit_cores")
+EXCLUDING_METRICS = ("cpu_ms_per_msg", "msg_rate")
+TABLES = ("model_fits", "model_predictions", "model_accuracy", "model_unfitted")
+
+
+@dataclass
+class Point:
+    measurement_id: int
+    source_line: int
+    page: int | None
+    source_table: str
+    size: float
+    cost: float
+    msg_rate: float | None
+    cpu_busy_pct: float | None
+    excluded_reason: str | None = None
+
+    @property
+    def excluded(self) -> bool:
+        return self.excluded_reason is not None
+
+
+@dataclass
+class Series:
+    key: dict
+    points: list[Point] = field(default_factory=list)
+    series_id: int | None = None
+    result: object = None  # models.fit.SeriesFit once fitted
+
+    @property
+    def usable(self) -> list[Point]:
+        return [p for p in self.points if not p.excluded]
+
+    @property
+    def sizes(self) -> list[float]:
+        return sorted({p.size for p in self.points})
+
+    @property
+    def usable_sizes(self) -> list[float]:
+        return sorted({p.size for p in self.usable})
+
+    @property
+    def label(self) -> str:
+        return series_label(self.key)
+
+
+def _num(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def config_label(key: dict) -> str:
+    kind, value = key.get("concurrency_kind"), key.get("concurrency")
+    parts = []
+    if kind == "tshirt":
+        cores = key.get("cpu_limit_cores")
+        parts.append(f"T-shirt {key.get('tshirt')} ({_num(cores)} core{'' if cores == 1 else 's'})")
+    elif kind:
+        parts.append(kind.replace("_", " ") + ("" if value is None else f" {_num(value)}"))
+    if key.get("replicas") is not None:
+        parts.append(f"{key['replicas']} replica" + ("s" if key["replicas"] != 1 else ""))
+    return ", ".join(parts) or "default"
+
+
+def persistence_label(persistent) -> str:
+    return {True: "persistent", False: "non-persistent"}.get(persistent, "persistence n/a")
+
+
+def series_label(key: dict) -> str:
+    version = key["product_version"] + (f" + {key['fix_pack']}" if key.get("fix_pack") else "")
+    return (f"{key['product']} {version} on {key['platform']} | {key['scenario']} | "
+            f"{persistence_label(key.get('persistent'))} | {config_label(key)} | {key['source']}")
+
+
+def _sort_key(key: dict) -> tuple:
+    return tuple((0, "") if key[k] is None else (1, key[k]) for k in SERIES_KEYS)
+
+
+def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(run(con, "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
+                         "AND schema_name = 'main' AND table_name = ?", [name]))
+
+
+def _columns(con, table: str) -> set[str]:
+    return {r[0] for r in run(con, "SELECT column_name FROM duckdb_columns() WHERE "
+                                   "database_name = current_database() AND table_name = ?", [table])}
+
+
+def exclusion_reasons(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
+    """measurement_id -> why it is left out: the error findings (not waived) on its
+    cpu_ms_per_msg or msg_rate. A finding names its number by fact_id; one without a
+    fact_id excludes every row printed on its source line. Empty without dq_findings
+    (a warehouse built with --rules none)."""
+    if not has_table(con, "dq_findings"):
+        return {}
+    cols = _columns(con, "dq_findings")
+    waived = "AND f.waiver IS NULL" if "waiver" in cols else ""
+    by_fact = ("f.fact_id IN (m.cpu_ms_per_msg_fact_id, m.msg_rate_fact_id) OR "
+               "(f.fact_id IS NULL AND " if "fact_id" in cols else "(")
+    rows = run(con, f"""
+        SELECT m.measurement_id,
+               string_agg('error ' || f.rule || ' (finding ' || f.finding_id || ') on ' || f.metric
+                          || ' ' || coalesce(f.printed_value, '') || ': ' || f.message, '; '
+                          ORDER BY f.finding_id)
+        FROM measurements m
+        JOIN dq_findings f
+          ON f.severity = 'error' {waived}
+         AND f.metric IN ('cpu_ms_per_msg', 'msg_rate')
+         AND ({by_fact} f.source = m.source AND f.source_line = m.source_line))
+        WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
+        GROUP BY m.measurement_id ORDER BY m.measurement_id""")
+    return dict(rows)
+
+
+def load_series(con: duckdb.DuckDBPyConnection) -> list[Series]:
+    """Every series of measurements with a CPU cost and a size, in key order, with its
+    exclusions marked."""
+    reasons = exclusion_reasons(con)
+    rows = run(con, f"""
+        SELECT {', '.join(SERIES_KEYS)}, measurement_id, source_line, page, source_table,
+               message_size_bytes, cpu_ms_per_msg, msg_rate, cpu_busy_pct
+        FROM measurements
+        WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL
+        ORDER BY measurement_id""")
+    groups: dict[tuple, Series] = {}
+    n = len(SERIES_KEYS)
+    for row in rows:
+        key = dict(zip(SERIES_KEYS, row[:n]))
+        mid, line, page, table, size, cost, rate, busy = row[n:]
+        reason = reasons.get(mid)
+        if reason is None and not cost > 0:
+            reason = f"cpu_ms_per_msg {cost} is not positive"
+        series = groups.setdefault(tuple(row[:n]), Series(key))
+        series.points.append(Point(mid, line, page, table, float(size), float(cost),
+                                   rate, busy, reason))
+    out = sorted(groups.values(), key=lambda s: _sort_key(s.key))
+    for s in out:
+        s.points.sort(key=lambda p: (p.size, p.source_line, p.measurement_id))
+    return out
+
+
+@dataclass
+class ModelRun:
+    fitted: list[Series]
+    unfitted: list[Series]  # >= 3 measured sizes, < 3 usable
+
+
+def fit_all(series: list[Series]) -> ModelRun:
+    """Fit every series with enough usable sizes; residual variances pooled per report."""
+    from .fit import MIN_SIZES, MODELS, fit_series, full_fits
+
+    fitted = [s for s in series if len(s.usable_sizes) >= MIN_SIZES]
+    unfitted = [s for s in series if len(s.sizes) >= MIN_SIZES and len(s.usable_sizes) < MIN_SIZES]
+    # Pass 1: full fits, summed per report and model, to pool residual variances.
+    full = {}
+    totals: dict[tuple[str, str], list] = defaultdict(lambda: [0.0, 0])
+    for s in fitted:
+        full[id(s)] = fits = full_fits([p.size for p in s.usable], [p.cost for p in s.usable])
+        for model in MODELS:
+            totals[(s.key["source"], model)][0] += fits[model].rss
+            totals[(s.key["source"], model)][1] += fits[model].df
+    # Pass 2: each series with the other series of its report.
+    for number, s in enumerate(fitted, 1):
+        s.series_id = number
+        other = {}
+        for model in MODELS:
+            rss, df = totals[(s.key["source"], model)]
+            own = full[id(s)][model]
+            other[model] = (rss - own.rss, df - own.df)
+        s.result = fit_series([p.size for p in s.usable], [p.cost for p in s.usable], other)
+    return ModelRun(fitted, unfitted)
+
+
+# -- rows of the tables ---------------------------------------------------------------------
+
+def _f(value):
+    """A float for the warehouse: None for None, NaN or infinities."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _pct(value, q):
+    import numpy as np
+    return float(np.percentile(value, q)) if len(value) else None
+
+
+def fit_rows(run_: ModelRun) -> list[dict]:
+    from .fit import LINEAR, POWER
+
+    rows = []
+    for s in run_.fitted:
+        r = s.result
+        lin, pwr = r.fits[LINEAR], r.fits[POWER]
+        (a, a_lo, a_hi), (b, b_lo, b_hi) = lin.param_intervals(r.sigma[LINEAR], r.df[LINEAR])
+        (c, c_lo, c_hi), (e, e_lo, e_hi) = pwr.param_intervals(r.sigma[POWER], r.df[POWER])
+        chosen = r.fit
+        apes = [p.ape_pct for p in _usable_predictions(s)]
+        implied = [p.msg_rate * p.cost / 1000.0 for p in s.usable if p.msg_rate is not None]
+        capacity = s.key["cpu_limit_cores"] if s.key["cpu_limit_cores"] is not None else s.key["server_cores"]
+        rows.append({
+            "series_id": s.series_id, "series_label": s.label, **s.key,
+            "model": r.chosen,
+            "points": len(s.usable), "distinct_points": chosen.n, "sizes": len(s.usable_sizes),
+            "excluded_points": len(s.points) - len(s.usable),
+            "min_size_bytes": int(s.usable_sizes[0]), "max_size_bytes": int(s.usable_sizes[-1]),
+            "fixed_ms": _f(a), "fixed_ms_lower_95": _f(a_lo), "fixed_ms_upper_95": _f(a_hi),
+            "ms_per_kb": _f(b), "ms_per_kb_lower_95": _f(b_lo), "ms_per_kb_upper_95": _f(b_hi),
+            "ms_at_1kb": _f(c), "ms_at_1kb_lower_95": _f(c_lo), "ms_at_1kb_upper_95": _f(c_hi),
+            "exponent": _f(e), "exponent_lower_95": _f(e_lo), "exponent_upper_95": _f(e_hi),
+            "linear_r2_log": _f(lin.r2_log), "power_r2_log": _f(pwr.r2_log),
+            "linear_loso_mape_pct": _f(r.loso_mape(LINEAR)), "power_loso_mape_pct": _f(r.loso_mape(POWER)),
+            "loso_mdape_pct": _f(_median(apes)), "loso_max_ape_pct": _f(max(apes)),
+            "residual_sd_log": _f(chosen.own_sigma), "residual_df": chosen.df,
+            "sigma_log": _f(r.sigma[r.chosen]), "sigma_df": r.df[r.chosen],
+            "capacity_cores": _f(capacity),
+            "implied_cores_max": _f(max(implied)) if implied else None,
+        })
+    return rows
+
+
+def _median(values):
+    import statistics
+    return statistics.median(values) if values else None
+
+
+@dataclass
+class _Pred:
+    point: Point
+    predicted: float
+    lower: float | None
+    upper: float | None
+    fit_sizes: tuple
+    linear: float
+    power: float
+
+    @property
+    def ape_pct(self) -> float:
+        return abs(self.predicted - self.point.cost) / self.point.cost * 100.0
+
+
+def _predictions(s: Series) -> list[_Pred]:
+    from .fit import LINEAR, POWER, loso_lookup
+
+    r = s.result
+    lookups = {m: loso_lookup(r, m) for m in (LINEAR, POWER)}
+    out = []
+    for p in s.points:
+        if not p.excluded:
+            mine = lookups[r.chosen][(p.size, p.cost)]
+            out.append(_Pred(p, mine.predicted, mine.lower, mine.upper, mine.fit_sizes,
+                             lookups[LINEAR][(p.size, p.cost)].predicted,
+                             lookups[POWER][(p.size, p.cost)].predicted))
+        else:  # never used: the fit of all usable points predicts it
+            centre, lower, upper = r.fit.interval([p.size], r.sigma[r.chosen], r.df[r.chosen])
+            out.append(_Pred(p, float(centre[0]), None if lower is None else float(lower[0]),
+                             None if upper is None else float(upper[0]), r.fit.sizes,
+                             float(r.fits[LINEAR].predict([p.size])[0]),
+                             float(r.fits[POWER].predict([p.size])[0])))
+    return out
+
+
+def _usable_predictions(s: Series):
+    return [p for p in _predictions(s) if not p.point.excluded]
+
+
+def prediction_rows(run_: ModelRun) -> list[dict]:
+    rows = []
+    for s in run_.fitted:
+        for pr in _predictions(s):
+            p = pr.point
+            cores = s.key["server_cores"]
+            rate_ok = cores is not None and p.cpu_busy_pct is not None
+            util = p.cpu_busy_pct / 100.0 if rate_ok else None
+            rate_pred = cores * util * 1000.0 / pr.predicted if rate_ok else None
+            rows.append({
+                "series_id": s.series_id, "measurement_id": p.measurement_id,
+                "source": s.key["source"], "source_line": p.source_line, "page": p.page,
+                "source_table": p.source_table, "product": s.key["product"],
+                "product_version": s.key["product_version"], "platform": s.key["platform"],
+                "scenario": s.key["scenario"], "persistent": s.key["persistent"],
+                "concurrency_kind": s.key["concurrency_kind"], "concurrency": s.key["concurrency"],
+                "replicas": s.key["replicas"], "tshirt": s.key["tshirt"],
+                "message_size_bytes": int(p.size),
+                "observed_cpu_ms_per_msg": p.cost, "predicted_cpu_ms_per_msg": _f(pr.predicted),
+                "lower_90": _f(pr.lower), "upper_90": _f(pr.upper), "model": s.result.chosen,
+                "ape_pct": _f(pr.ape_pct),
+                "inside_90": None if pr.lower is None else bool(pr.lower <= p.cost <= pr.upper),
+                "excluded": p.excluded, "excluded_reason": p.excluded_reason,
+                "fit_sizes": len(pr.fit_sizes),
+                "extrapolated": bool(p.size < pr.fit_sizes[0] or p.size > pr.fit_sizes[-1]),
+                "predicted_linear_cpu_ms_per_msg": _f(pr.linear),
+                "predicted_power_cpu_ms_per_msg": _f(pr.power),
+                "server_cores": cores, "cpu_busy_pct": p.cpu_busy_pct, "observed_msg_rate": p.msg_rate,
+                "rate_from_observed_cost": _f(cores * util * 1000.0 / p.cost) if rate_ok else None,
+                "rate_from_predicted_cost": _f(rate_pred),
+                "rate_lower_90": _f(cores * util * 1000.0 / pr.upper) if rate_ok and pr.upper else None,
+                "rate_upper_90": _f(cores * util * 1000.0 / pr.lower) if rate_ok and pr.lower else None,
+                "rate_ape_pct": (_f(abs(rate_pred - p.msg_rate) / p.msg_rate * 100.0)
+                                 if rate_ok and p.msg_rate else None),
+            })
+    return rows
+
+
+def unfitted_rows(run_: ModelRun) -> list[dict]:
+    rows = []
+    for s in run_.unfitted:
+        excluded = [p for p in s.points if p.excluded]
+        rows.append({
+            "series_label": s.label, **s.key,
+            "sizes": len(s.sizes), "usable_sizes": len(s.usable_sizes), "points": len(s.points),
+            "excluded_points": len(excluded),
+            "reason": (f"{len(excluded)} of {len(s.points)} points excluded, leaving "
+                       f"{len(s.usable_sizes)} of {len(s.sizes)} sizes (three needed): "
+                       + " | ".join(f"line {p.source_line}: {p.excluded_reason}" for p in excluded)),
+        })
+    return rows
+
+
+# -- writing --------------------------------------------------------------------------------
+
+FIT_COLUMNS = {
+    "series_id": "INTEGER", "series_label": "VARCHAR", "source": "VARCHAR", "product": "VARCHAR",
+    "product_version": "VARCHAR", "fix_pack": "VARCHAR", "platform": "VARCHAR",
+    "server_cores": "INTEGER", "scenario": "VARCHAR", "persistent": "BOOLEAN",
+    "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER",
+    "tshirt": "VARCHAR", "cpu_limit_cores": "DOUBLE", "model": "VARCHAR", "points": "INTEGER",
+    "distinct_points": "INTEGER", "sizes": "INTEGER", "excluded_points": "INTEGER",
+    "min_size_bytes": "BIGINT", "max_size_bytes": "BIGINT",
+    "fixed_ms": "DOUBLE", "fixed_ms_lower_95": "DOUBLE", "fixed_ms_upper_95": "DOUBLE",
+    "ms_per_kb": "DOUBLE", "ms_per_kb_lower_95": "DOUBLE", "ms_per_kb_upper_95": "DOUBLE",
+    "ms_at_1kb": "DOUBLE", "ms_at_1kb_lower_95": "DOUBLE", "ms_at_1kb_upper_95": "DOUBLE",
+    "exponent": "DOUBLE", "exponent_lower_95": "DOUBLE", "exponent_upper_95": "DOUBLE",
+    "linear_r2_log": "DOUBLE", "power_r2_log": "DOUBLE",
+    "linear_loso_mape_pct": "DOUBLE", "power_loso_mape_pct": "DOUBLE",
+    "loso_mdape_pct": "DOUBLE", "loso_max_ape_pct": "DOUBLE",
+    "residual_sd_log": "DOUBLE", "residual_df": "INTEGER", "sigma_log": "DOUBLE", "sigma_df": "INTEGER",
+    "capacity_cores": "DOUBLE", "implied_cores_max": "DOUBLE",
+}
+PREDICTION_COLUMNS = {
+    "series_id": "INTEGER", "measurement_id": "INTEGER", "source": "VARCHAR", "source_line": "INTEGER",
+    "page": "INTEGER", "source_table": "VARCHAR", "product": "VARCHAR", "product_version": "VARCHAR",
+    "platform": "VARCHAR", "scenario": "VARCHAR", "persistent": "BOOLEAN",
+    "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER", "tshirt": "VARCHAR",
+    "message_size_bytes": "BIGINT", "observed_cpu_ms_per_msg": "DOUBLE",
+    "predicted_cpu_ms_per_msg": "DOUBLE", "lower_90": "DOUBLE", "upper_90": "DOUBLE", "model": "VARCHAR",
+    "ape_pct": "DOUBLE", "inside_90": "BOOLEAN", "excluded": "BOOLEAN", "excluded_reason": "VARCHAR",
+    "fit_sizes": "INTEGER", "extrapolated": "BOOLEAN",
+    "predicted_linear_cpu_ms_per_msg": "DOUBLE", "predicted_power_cpu_ms_per_msg": "DOUBLE",
+    "server_cores": "INTEGER", "cpu_busy_pct": "DOUBLE", "observed_msg_rate": "DOUBLE",
+    "rate_from_observed_cost": "DOUBLE", "rate_from_predicted_cost": "DOUBLE",
+    "rate_lower_90": "DOUBLE", "rate_upper_90": "DOUBLE", "rate_ape_pct": "DOUBLE",
+}
+UNFITTED_COLUMNS = {
+    "series_label": "VARCHAR", **{k: FIT_COLUMNS[k] for k in SERIES_KEYS},
+    "sizes": "INTEGER", "usable_sizes": "INTEGER", "points": "INTEGER", "excluded_points": "INTEGER",
+    "reason": "VARCHAR",
+}
+
+# One row per scope (each report, then 'all') and model ('chosen', 'linear', 'power'), computed
+# from model_predictions so that every figure can be re-derived with SQL.
+ACCURACY_SQL = """
+CREATE TABLE model_accuracy AS
+WITH p AS (
+    SELECT source, series_id, excluded, extrapolated, inside_90, rate_ape_pct,
+           observed_msg_rate, rate_from_observed_cost, observed_cpu_ms_per_msg AS obs,
+           predicted_cpu_ms_per_msg AS chosen, predicted_linear_cpu_ms_per_msg AS linear,
+           predicted_power_cpu_ms_per_msg AS power
+    FROM model_predictions),
+long AS (
+    SELECT p.*, m.model, CASE m.model WHEN 'chosen' THEN chosen WHEN 'linear' THEN linear
+                                      ELSE power END AS pred, m.ord
+    FROM p CROSS JOIN (VALUES ('chosen', 1), ('linear', 2), ('power', 3)) m(model, ord)),
+scoped AS (
+    SELECT source AS scope, 1 AS scope_ord, * FROM long
+    UNION ALL
+    SELECT 'all' AS scope, 2 AS scope_ord, * FROM long),
+e AS (SELECT *, abs(pred - obs) / obs * 100 AS ape FROM scoped)
+SELECT
+    scope,
+    model,
+    count(DISTINCT series_id)::INTEGER                                      AS series,
+    count(*) FILTER (WHERE NOT excluded)::INTEGER                           AS points,
+    count(*) FILTER (WHERE excluded)::INTEGER                               AS excluded_points,
+    median(ape) FILTER (WHERE NOT excluded)                                 AS mdape_pct,
+    avg(ape) FILTER (WHERE NOT excluded)                                    AS mape_pct,
+    quantile_cont(ape, 0.9) FILTER (WHERE NOT excluded)                     AS p90_ape_pct,
+    median(ape) FILTER (WHERE NOT excluded AND NOT extrapolated)            AS interpolated_mdape_pct,
+    median(ape) FILTER (WHERE NOT excluded AND extrapolated)                AS extrapolated_mdape_pct,
+    CASE WHEN model = 'chosen' THEN
+        100.0 * avg(CASE WHEN inside_90 THEN 1 ELSE 0 END) FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL)
+    END                                                                     AS inside_90_pct,
+    CASE WHEN model = 'chosen' THEN
+        count(rate_ape_pct) FILTER (WHERE NOT excluded)::INTEGER END        AS rate_points,
+    CASE WHEN model = 'chosen' THEN
+        median(rate_ape_pct) FILTER (WHERE NOT excluded) END                AS rate_mdape_pct,
+    CASE WHEN model = 'chosen' THEN
+        median(abs(rate_from_observed_cost - observed_msg_rate) / observed_msg_rate * 100)
+        FILTER (WHERE NOT excluded) END                                     AS identity_rate_mdape_pct
+FROM e
+GROUP BY scope, scope_ord, model, ord
+ORDER BY scope_ord, scope, ord
+"""
+
+
+def _create(con, table: str, columns: dict[str, str], rows: list[dict]) -> None:
+    import pyarrow as pa
+
+    run(con, f"DROP TABLE IF EXISTS {table}")
+    run(con, f"CREATE TABLE {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
+    if not rows:
+        return
+    data = pa.Table.from_pydict({c: [r.get(c) for r in rows] for c in columns})
+    con.register("_model_rows", data)
+    try:
+        run(con, f"INSERT INTO {table} SELECT {', '.join(columns)} FROM _model_rows")
+    finally:
+        con.unregister("_model_rows")
+
+
+def write_tables(con: duckdb.DuckDBPyConnection, run_: ModelRun) -> None:
+    _create(con, "model_fits", FIT_COLUMNS, fit_rows(run_))
+    predictions = sorted(prediction_rows(run_),
+                         key=lambda r: (r["series_id"], r["message_size_bytes"], r["source_line"]))
+    _create(con, "model_predictions", PREDICTION_COLUMNS, predictions)
+    run(con, "DROP TABLE IF EXISTS model_accuracy")
+    run(con, ACCURACY_SQL)
+    _create(con, "model_unfitted", UNFITTED_COLUMNS, unfitted_rows(run_))
+
+
+@dataclass
+class ModelSummary:
+    series: int
+    fitted: int
+    unfitted: int
+    points: int
+    excluded: int
+    by_model: dict[str, int]
+    accuracy: list[tuple]  # (scope, points, mdape_pct, inside_90_pct)
+    findings_table: bool = True  # False: no dq_findings, nothing could be excluded
+
+
+def fit_warehouse(con: duckdb.DuckDBPyConnection) -> ModelSummary:
+    """Fit every series of the open warehouse and (re)write the model tables in it."""
+    findings_table = has_table(con, "dq_findings")
+    series = load_series(con)
+    result = fit_all(series)
+    write_tables(con, result)
+    by_model: dict[str, int] = defaultdict(int)
+    for s in result.fitted:
+        by_model[s.result.chosen] += 1
+    points, excluded = run(con, "SELECT count(*), count(*) FILTER (WHERE excluded) FROM model_predictions")[0]
+    accuracy = run(con, "SELECT scope, points, mdape_pct, inside_90_pct FROM model_accuracy "
+                        "WHERE model = 'chosen' ORDER BY scope = 'all', scope")
+    return ModelSummary(len(series), len(result.fitted), len(result.unfitted), points, excluded,
+                        dict(sorted(by_model.items())), accuracy, findings_table)
+
+
+def build_models(db: Path, parquet: bool = True) -> ModelSummary:
+    """`perfwh models`: fit into the warehouse at ``db`` atomically (copy, fit, document,
+    export, rename)."""
+    from perfwh.build import atomic_update
+
+    with atomic_update(Path(db), parquet=parquet) as con:
+        summary = fit_warehouse(con)
+    return summary

@@ -1,0 +1,308 @@
+"""`perfwh build`: atomic (a failed build leaves the previous warehouse byte-identical and no
+temporary file), deterministic (same inputs, same rows, ids and order), header variants
+logged, and progress as plain lines when stderr is not a terminal."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+from perfwh import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
+from perfwh.build import BuildError, build
+from perfwh.sources import sha256_of
+
+PERFWH = Path(sys.executable).with_name("perfwh")
+if not PERFWH.exists():
+    PERFWH = PROJECT_ROOT / ".venv" / "bin" / "perfwh"
+
+IIB = "iib10-xlinux.txt"
+ACE11 = "ace11-vs-iib10-docker-2019.txt"
+ACE13 = "ace13-openshift-2025.txt"
+
+
+def snapshot(directory: Path) -> dict[str, str]:
+    """Every file under ``directory`` (hidden temporary files included) with its sha256."""
+    return {str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def record_checksum(raw: Path, name: str) -> None:
+    manifest = raw / "sources.yml"
+    text = manifest.read_text(encoding="utf-8")
+    old = re.search(rf"- file: {re.escape(name)}\n\s+family: \S+\n\s+sha256: (\w+)", text).group(1)
+    manifest.write_text(text.replace(old, sha256_of(raw / "reports" / name)), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def previous(tmp_path_factory) -> Path:
+    """A good build (with Parquet) that the failing builds below must leave alone."""
+    out = tmp_path_factory.mktemp("previous") / "warehouse.duckdb"
+    build(out=out, rules="none", progress=False)
+    return out
+
+
+def assert_untouched(out: Path, before: dict[str, str]) -> None:
+    assert snapshot(out.parent) == before
+    names = sorted(p.name for p in out.parent.iterdir())
+    assert names == ["parquet", "warehouse.duckdb"], names  # no .tmp or .wal left behind
+
+
+# ---------------------------------------------------------------------------- atomicity
+
+def test_checksum_mismatch_leaves_previous_warehouse(previous, raw_copy):
+    before = snapshot(previous.parent)
+    path = raw_copy / "reports" / IIB
+    path.write_text(path.read_text(encoding="utf-8").replace("1362.3", "13662.3"), encoding="utf-8")
+    with pytest.raises(BuildError, match=rf"{re.escape(str(path))}: sha256 \w+ does not match"):
+        build(out=previous, raw_dir=raw_copy, sources_file=raw_copy / "sources.yml",
+              rules="none", progress=False)
+    assert_untouched(previous, before)
+
+
+def test_parser_error_leaves_previous_warehouse(previous, raw_copy):
+    before = snapshot(previous.parent)
+    path = raw_copy / "reports" / ACE13
+    path.write_text(path.read_text(encoding="utf-8").replace("| Large | 2K | 1 | 3398.66 | 0.58 |",
+                                                              "| Large | 2K | 1 | 3398.66 |"),
+                    encoding="utf-8")
+    record_checksum(raw_copy, ACE13)
+    with pytest.raises(BuildError, match=rf"^{re.escape(ACE13)}:206: row has 4 cells"):
+        build(out=previous, raw_dir=raw_copy, sources_file=raw_copy / "sources.yml",
+              rules="none", progress=False)
+    assert_untouched(previous, before)
+
+
+def test_failure_after_the_temporary_warehouse_exists(previous, monkeypatch):
+    """A failure late in the build (here: the Parquet export, half written) removes the
+    temporary warehouse and the temporary Parquet folder, and keeps the previous ones."""
+    import perfwh.build as build_module
+
+    before = snapshot(previous.parent)
+    seen = {}
+
+    def failing_export(con, directory):
+        directory.mkdir(parents=True)
+        (directory / "metric_values.parquet").write_bytes(b"half written")
+        seen["tmp_parquet"] = directory
+        seen["tmp_files"] = sorted(p.name for p in previous.parent.iterdir())
+        raise duckdb.IOException("disk full (simulated)")
+
+    monkeypatch.setattr(build_module, "export_parquet", failing_export)
+    with pytest.raises(BuildError, match="disk full"):
+        build(out=previous, rules="none", progress=False)
+    # the failure happened while the temporary files existed ...
+    assert any(name.startswith(".warehouse.duckdb.tmp-") for name in seen["tmp_files"])
+    assert seen["tmp_parquet"].name.startswith(".parquet.tmp-")
+    # ... and they are gone
+    assert not seen["tmp_parquet"].exists()
+    assert_untouched(previous, before)
+
+
+def test_cli_failure_exits_non_zero_and_names_the_file(previous, raw_copy):
+    before = snapshot(previous.parent)
+    path = raw_copy / "reports" / ACE11
+    path.write_bytes(path.read_bytes() + b"\n")
+    result = subprocess.run([str(PERFWH), "build", "--rules", "none", "--raw", str(raw_copy),
+                             "--sources", str(raw_copy / "sources.yml"), "--out", str(previous)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert f"perfwh build: error: {path}: sha256" in result.stderr
+    assert "perfwh build: the previous warehouse is unchanged" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert_untouched(previous, before)
+
+
+def test_a_good_build_replaces_the_previous_one(previous, tmp_path):
+    """Success renames the new files over the old ones and leaves no temporary file;
+    the same inputs give a byte-identical Parquet table of the facts' natural keys."""
+    before = snapshot(previous.parent)
+    (previous.parent / "parquet" / "stale_table.parquet").write_bytes(b"from an older schema")
+    summary = build(out=previous, rules="none", progress=False)
+    assert (summary.reports, summary.values) == (5, 1740)
+    names = sorted(p.name for p in previous.parent.iterdir())
+    assert names == ["parquet", "warehouse.duckdb"]
+    after = snapshot(previous.parent)
+    assert "parquet/stale_table.parquet" not in after  # the export folder was replaced whole
+    assert set(after) == set(before)
+
+
+# --------------------------------------------------------------------------- determinism
+
+def table_names(con) -> list[str]:
+    return [r[0] for r in con.sql(
+        "SELECT table_name FROM duckdb_tables() WHERE NOT internal ORDER BY 1").fetchall()]
+
+
+def contents(path: Path) -> dict[str, list[tuple]]:
+    """Every table's and contract view's full contents, ordered by all columns (ids first)."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        out = {}
+        for name in table_names(con) + ["metric_values", "measurements"]:
+            columns = [c for c in con.sql(f'SELECT * FROM "{name}" LIMIT 0').columns]
+            out[name] = con.sql(f'SELECT * FROM "{name}" ORDER BY ALL').fetchall()
+            out[name + " columns"] = columns
+        return out
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory, previous) -> tuple[dict, dict, dict]:
+    """The module's first build, a second build of the same inputs, and a build from a
+    manifest listing the reports in the reverse order."""
+    second = tmp_path_factory.mktemp("second") / "warehouse.duckdb"
+    build(out=second, rules="none", progress=False, parquet=False)
+    raw = tmp_path_factory.mktemp("reversed")
+    manifest = yaml.safe_load(SOURCES_FILE.read_text(encoding="utf-8"))
+    manifest["reports"].reverse()
+    (raw / "sources.yml").write_text(yaml.safe_dump(manifest, allow_unicode=True), encoding="utf-8")
+    reordered = raw / "out" / "warehouse.duckdb"
+    build(out=reordered, raw_dir=RAW_DIR, sources_file=raw / "sources.yml", rules="none",
+          progress=False, parquet=False)
+    return contents(previous), contents(second), contents(reordered)
+
+
+def test_same_inputs_same_tables(two_builds):
+    first, second, _ = two_builds
+    assert len(first["fact_metric_value"]) == 1740
+    assert sorted(first) == sorted(second)
+    for name in first:
+        assert first[name] == second[name], name
+
+
+def test_same_ids_and_order(two_builds):
+    """Ids are the same numbers for the same rows; in id order the rows come in the same order."""
+    first, second, _ = two_builds
+    ids = [r[0] for r in first["fact_metric_value"]]
+    assert ids == list(range(1, 1741))
+    assert [r[0] for r in second["fact_metric_value"]] == ids
+    for name in ("dim_report", "dim_product", "dim_platform", "dim_scenario", "dim_message_size",
+                 "dim_configuration", "dim_source_table"):
+        keys = [r[0] for r in first[name]]
+        assert keys == list(range(1, len(keys) + 1)), name
+
+
+def test_manifest_order_does_not_change_ids(two_builds):
+    first, _, reordered = two_builds
+    for name in first:
+        assert first[name] == reordered[name], name
+
+
+def test_natural_row_order_is_deterministic(previous):
+    """Read without ORDER BY the fact table and the views come out in id order as well."""
+    con = duckdb.connect(str(previous), read_only=True)
+    try:
+        ids = [r[0] for r in con.sql("SELECT fact_id FROM fact_metric_value").fetchall()]
+        assert ids == sorted(ids)
+        view = [r[0] for r in con.sql("SELECT fact_id FROM metric_values ORDER BY fact_id").fetchall()]
+        assert view == ids
+    finally:
+        con.close()
+
+
+# -------------------------------------------------------------------------- header variants
+
+def test_header_variants_recorded(wh):
+    rows = wh.sql("SELECT source, line, printed, canonical FROM raw_header_variants "
+                  "ORDER BY source, line").fetchall()
+    by_source = {}
+    for source, line, printed, canonical in rows:
+        by_source.setdefault(source, []).append((line, printed, canonical))
+    # IIB: the second half is headed "Full Persistance" in five tables
+    assert by_source[IIB] == [(line, "Full Persistance", "Full Persistent")
+                              for line in (44, 55, 66, 77, 88)]
+    # ACE 13: every message-rate table heads its cost column "CPU Cost/Msq (ms)"
+    msq = [(line, printed) for line, printed, canonical in by_source[ACE13]
+           if canonical == "CPU Cost/Msg (ms)"]
+    assert msq == [(line, "CPU Cost/Msq (ms)") for line in
+                   (202, 218, 234, 250, 265, 281, 297, 303, 309, 316, 323, 330, 350, 360, 367,
+                    374, 381)]
+    assert (196, "Capacity(T-shirt Size)", "Capacity (T-shirt Size)") in by_source[ACE13]
+    assert (20, "TCPIP ISO8853 XML Transformation", "TCPIP ISO8583 XML Transformation") \
+        in by_source[ACE13]
+    # ACE 11: the Windows pages split the chart legend over four lines (the first does not)
+    legend = [line for line, printed, canonical in by_source[ACE11]
+              if printed == "Message Rate [1/s] | Message Rate [1/s] | CPU Cost Per Message | "
+                            "CPU Cost Per Message"]
+    assert legend == [314, 334, 354, 374, 394]
+    assert all(canonical.endswith("(on 4 lines)") for _, _, canonical in by_source[ACE11])
+
+
+def test_header_variants_are_logged(caplog):
+    from ingest import families
+    from ingest.reader import read_lines
+
+    with caplog.at_level(logging.INFO, logger="perfwh.ingest"):
+        families.parse("iib10", read_lines(RAW_DIR / "reports" / IIB), IIB)
+    messages = [r.getMessage() for r in caplog.records if r.name == "perfwh.ingest"]
+    assert "line 44: header variant 'Full Persistance' read as 'Full Persistent'" in messages
+    assert len([m for m in messages if "Full Persistance" in m]) == 5
+
+
+# ------------------------------------------------------------------------------ progress
+
+def run_build(out: Path, *extra: str, stderr=subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run([str(PERFWH), "build", "--rules", "none", "--no-parquet",
+                           "--out", str(out), *extra],
+                          stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=120)
+
+
+def test_progress_is_plain_lines_without_a_terminal(tmp_path):
+    result = run_build(tmp_path / "warehouse.duckdb")
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert "\r" not in result.stderr and "\x1b" not in result.stderr
+    assert all(line.startswith("perfwh build: ") for line in lines)
+    assert lines[:5] == [
+        "perfwh build: parsed wbimb5-aix-2004.txt: 50 tables, 643 values",
+        "perfwh build: parsed iib10-xlinux.txt: 11 tables, 261 values",
+        f"perfwh build: parsed {ACE11}: 12 tables, 432 values",
+        f"perfwh build: parsed {ACE13}: 25 tables, 262 values",
+        "perfwh build: parsed messagesight1-2013.txt: 4 tables, 142 values"]
+    assert lines[5] == "perfwh build: loaded the star schema"
+    assert re.fullmatch(r"perfwh build: 5 reports, 1740 values, \d+ claims in \d+\.\d\d s", lines[-1])
+    assert result.stdout == ""
+
+
+def test_quiet_build_prints_nothing(tmp_path):
+    result = run_build(tmp_path / "warehouse.duckdb", "-q")
+    assert result.returncode == 0
+    assert result.stderr == "" and result.stdout == ""
+
+
+def test_progress_on_a_terminal_is_one_live_line(tmp_path):
+    """With stderr on a pseudo-terminal the steps redraw one line (carriage return, erase)."""
+    master, slave = pty.openpty()
+    try:
+        result = run_build(tmp_path / "warehouse.duckdb", stderr=slave)
+        os.close(slave)
+        slave = None
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO once the terminal has no writer left
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+    assert result.returncode == 0
+    shown = b"".join(chunks).decode("utf-8")
+    assert "\r\x1b[K" in shown
+    assert re.search(r"perfwh build \[#+-*\] 1/\d+ parsed wbimb5-aix-2004\.txt", shown)
+    assert "perfwh build: parsed" not in shown  # no plain lines on a terminal
+    assert re.search(r"perfwh build: 5 reports, 1740 values", shown)

@@ -1,0 +1,107 @@
+"""The analysis notebooks (issue 4): committed without outputs, and all of them execute green,
+headless, against a freshly built warehouse with its models, drawing their charts."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from models.notebooks import NOTEBOOKS_DIR, NotebookError, count_charts, notebook_paths, run_notebooks
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+EXPECTED = ["01_warehouse_tour.ipynb", "02_cost_vs_size.ipynb", "03_ace11_vs_iib10.ipynb",
+            "04_scaling.ipynb", "05_persistence.ipynb", "06_generations.ipynb"]
+
+
+def perfwh(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(PERFWH + [str(a) for a in args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def executed(built_warehouse, tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess]:
+    """`perfwh models` then `perfwh notebooks` on a copy of the session's fresh warehouse."""
+    work = tmp_path_factory.mktemp("notebooks")
+    db = work / "warehouse.duckdb"
+    shutil.copyfile(built_warehouse, db)
+    done = perfwh("models", "--db", db, "--no-parquet", "-q")
+    assert done.returncode == 0, done.stderr
+    out = work / "executed"
+    return db, out, perfwh("notebooks", "--db", db, "--out", out)
+
+
+def test_the_six_notebooks_are_committed_without_outputs():
+    assert [p.name for p in notebook_paths()] == EXPECTED
+    for path in notebook_paths():
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+        assert nb.metadata["kernelspec"]["name"] == "perfwh"
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None, f"{path.name} has outputs"
+        sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+        assert "PERFWH_DB" in sources and "duckdb" in sources and "polars" in sources
+        assert 'alt.renderers.enable("svg")' in sources  # offline charts
+
+
+def test_every_notebook_executes_green_and_draws_charts(executed):
+    db, out, done = executed
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in out.glob("*.ipynb")) == EXPECTED
+    for name in EXPECTED:
+        nb = nbformat.read(out / name, as_version=4)
+        outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+        assert not [o for o in outputs if o.output_type == "error"], name
+        assert count_charts(nb) >= 1, f"{name} drew no chart"
+        svgs = [o.data["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+        assert all("<svg" in s and len(s) > 5000 for s in svgs), name
+        # the text cells state what the data shows, computed at run time
+        assert any("text/markdown" in o.get("data", {}) for o in outputs), f"{name} states no finding"
+        # the warehouse came from PERFWH_DB, not from the default path
+        first = next(o for o in outputs if o.output_type == "stream")
+        assert f"warehouse: {db}" in first.text
+        assert not any(url in s for s in svgs for url in ("cdn.jsdelivr", "unpkg.com"))
+    assert "wrote 6 executed notebooks" in done.stdout
+
+
+def test_committed_notebooks_are_left_unexecuted(executed):
+    for path in notebook_paths():
+        nb = nbformat.read(path, as_version=4)
+        assert all(c.outputs == [] for c in nb.cells if c.cell_type == "code")
+
+
+def test_findings_are_computed_from_the_warehouse(executed):
+    _, out, _ = executed
+    nb = nbformat.read(out / "02_cost_vs_size.ipynb", as_version=4)
+    text = "\n".join(o.data["text/markdown"] for c in nb.cells if c.cell_type == "code"
+                     for o in c.outputs if "text/markdown" in o.get("data", {}))
+    assert "median absolute error" in text and "series" in text
+    nb = nbformat.read(out / "06_generations.ipynb", as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    text = "\n".join(o.data.get("text/markdown", "") for o in outputs if "data" in o)
+    assert "RS64-III" in text and "EPYC" in text  # the hardware, from dim_platform
+
+
+def test_a_failing_notebook_leaves_the_previous_output_unchanged(executed, tmp_path):
+    db, _, _ = executed
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "previous.ipynb").write_text("{}", encoding="utf-8")
+    bad = nbformat.v4.new_notebook()
+    bad.cells = [nbformat.v4.new_code_cell("raise ValueError('planted failure')")]
+    path = tmp_path / "bad.ipynb"
+    nbformat.write(bad, path)
+    with pytest.raises(NotebookError, match="planted failure"):
+        run_notebooks(db=db, out=out, notebooks=[path])
+    assert [p.name for p in out.iterdir()] == ["previous.ipynb"]
+    assert not list(tmp_path.glob(".out.tmp-*"))
+
+
+def test_notebooks_need_a_warehouse(tmp_path):
+    done = perfwh("notebooks", "--db", tmp_path / "missing.duckdb", "--out", tmp_path / "out")
+    assert done.returncode == 1
+    assert "no warehouse" in done.stderr
+    assert NOTEBOOKS_DIR.is_dir()

@@ -1,0 +1,431 @@
+"""The website: _quarto.yml as the one definition, the fallback renderer, safe HTML, the pages'
+content against the warehouse, downloads, and the choice between quarto and the fallback.
+The browser checks are in test_site_browser.py."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import textwrap
+from html.parser import HTMLParser
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from perfwh import PROJECT_ROOT, site_pages
+from perfwh.site import SiteError, build_site, load_config
+from perfwh.site_html import Html, chart, esc, json_for_script, table, tag
+from perfwh.site_render import parse_qmd
+from perfwh.site_testing import build_test_site
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="session")
+def site(built_warehouse, tmp_path_factory):
+    """The whole site, built once from a fresh warehouse (see perfwh.site_testing)."""
+    return build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites")
+
+
+@pytest.fixture
+def pages_db(built_warehouse, monkeypatch):
+    """site_pages reading the session warehouse."""
+    monkeypatch.setenv(site_pages.DB_ENV, str(built_warehouse))
+    site_pages.reset()
+    yield built_warehouse
+    site_pages.reset()
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[tuple[str, str, str]] = []   # (tag, attribute, value)
+        self.ids: set[str] = set()
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag_, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.links.append((tag_, name, value))
+            if name == "id" and value:
+                self.ids.add(value)
+        self._in_script = tag_ == "script"
+
+    def handle_endtag(self, tag_):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def _parse(path: Path) -> _Links:
+    p = _Links()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+# -- _quarto.yml ---------------------------------------------------------------------------
+
+def test_quarto_yml_defines_every_page_and_the_navigation():
+    config = load_config()
+    names = [p.relative_to(PROJECT_ROOT).as_posix() for p in config.pages]
+    assert names[0] == "site/index.qmd"
+    for required in ("index", "report-wbimb", "report-iib10", "report-ace11", "report-ace13",
+                     "report-messagesight", "compare", "explorer", "models", "quality", "cookbook", "downloads"):
+        assert f"site/{required}.qmd" in names
+    assert config.output_dir == PROJECT_ROOT / "site" / "_site"
+    hrefs = [i.href for i in config.navbar if i.href] + [s.href for i in config.navbar for s in i.menu]
+    assert sorted(hrefs) == sorted(names), "every page is in the navbar, and the navbar only names pages"
+    assert config.output_of(config.pages[0]) == config.output_dir / "site" / "index.html"
+    assert config.kernel == "python3" and config.execute["echo"] is False
+
+
+def test_page_cells_are_thin_calls_into_perfwh():
+    for page in load_config().pages:
+        parsed = parse_qmd(page)
+        assert parsed.meta.get("title"), page
+        code = [c for c in parsed.cells if c.kind == "code"]
+        assert code and "from perfwh import site_pages as sp" in code[0].source, page
+
+
+def test_parse_qmd_front_matter_cells_and_options(tmp_path):
+    qmd = tmp_path / "p.qmd"
+    qmd.write_text(textwrap.dedent("""\
+        ---
+        title: "T"
+        toc: false
+        ---
+
+        Some *text*.
+
+        ```{python}
+        #| echo: true
+        #| label: first
+        x = 1
+        ```
+
+        ````{python}
+        print("```")
+        ````
+        More.
+        """), encoding="utf-8")
+    page = parse_qmd(qmd)
+    assert page.meta == {"title": "T", "toc": False}
+    assert [c.kind for c in page.cells] == ["markdown", "code", "code", "markdown"]
+    assert page.cells[1].options == {"echo": True, "label": "first"}
+    assert page.cells[1].source == "x = 1" and page.cells[1].line == 8
+    assert page.cells[2].source == 'print("```")'
+
+
+@pytest.mark.parametrize("text, message", [
+    ("---\ntitle: x\n", ":1: front matter is not closed"),
+    ("---\ntitle: x\n---\n\n```{python}\nx = 1\n", ":5: code cell is not closed"),
+    ("---\ntitle: x\n---\n```{r}\n1\n```\n", ":4: only python cells"),
+    ("---\ntitle: x\n---\n\n\n```{python}\n#| just words\n1\n```\n", ":6: cell options (#|) must be"),
+])
+def test_parse_qmd_errors_name_file_and_line(tmp_path, text, message):
+    qmd = tmp_path / "bad.qmd"
+    qmd.write_text(text, encoding="utf-8")
+    with pytest.raises(SiteError, match=re.escape(f"bad.qmd{message}")):
+        parse_qmd(qmd)
+
+
+# -- safe HTML -----------------------------------------------------------------------------
+
+def test_json_in_a_script_element_cannot_end_it():
+    nasty = {"a": "</script><script>alert(1)</script>", "b": "<!-- <script>", "c": "a & b > c", "d": "\u2028"}
+    text = json_for_script(nasty)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == nasty
+    html = chart({"data": {"values": [nasty]}, "mark": "point"}, "x")
+    assert html.count("</script>") == 1 and "alert(1)</script>" not in html
+
+
+def test_tables_and_tags_escape_data_but_keep_fragments():
+    out = table([HOSTILE, "b"], [[HOSTILE, tag("b", HOSTILE)], [1.5, None]])
+    assert "<script>" not in out and out.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 3
+    assert "<b>&lt;script&gt;" in out
+    assert esc('"') == "&quot;" and esc(None) == ""
+    with pytest.raises(ValueError, match="row 1 has 1 cells for 2 columns"):
+        table(["a", "b"], [["x", "y"], ["z"]])
+    assert isinstance(Html("<i>x</i>") + HOSTILE, Html) and "<script>" not in Html("<i>x</i>") + HOSTILE
+
+
+# -- page content against the warehouse ----------------------------------------------------
+
+def test_a_results_table_keeps_every_number_with_its_line(pages_db, wh):
+    facts = [f for f in site_pages._report_facts(
+        wh.sql("SELECT report_id FROM dim_report WHERE family = 'ace11'").fetchall()[0][0])
+        if f["table_id"] == wh.sql("SELECT min(table_id) FROM dim_source_table t JOIN dim_report r USING (report_id) "
+                                   "WHERE r.family = 'ace11'").fetchall()[0][0]]
+    html, constant = site_pages.results_table(facts)
+    # ACE and IIB side by side: product is a column group, so each line is one row
+    assert "IIB 10.0.0.16" in html and "ACE 11.0.0.4" in html
+    assert html.count("<tr") >= len({f["source_line"] for f in facts})
+    for f in facts:
+        assert f'>{esc(f["printed_value"])}</a>' in html
+        assert f'href="#{site_pages.src_anchor(f["source"], f["source_line"])}"' in html
+    assert ("Scenario", facts[0]["scenario"]) in constant
+
+
+def test_sql_example_shows_the_query_and_its_result(pages_db):
+    html = site_pages.sql_example("SELECT 1 + 1 AS two, '<x>' AS text")
+    assert "SELECT 1 + 1 AS two, &#x27;&lt;x&gt;&#x27; AS text" in html
+    assert ">2</td>" in html and "&lt;x&gt;" in html and "1 row" in html
+
+
+def test_models_page_says_when_the_model_tables_are_absent(pages_db):
+    if site_pages.has("model_predictions"):
+        pytest.fail("the session warehouse is built without models; this test needs it so")
+    assert "not built" in site_pages.models_summary()
+    assert "not built" in site_pages.sizing_chart()
+    assert "not built" in site_pages.models_fits()
+
+
+# -- the built site ------------------------------------------------------------------------
+
+def test_fallback_renders_every_page_into_the_configured_layout(site):
+    result, log, _ = site
+    config = load_config(output_dir=result.out)
+    assert result.path == "fallback"
+    assert "quarto is not on PATH" in log[0] and "Jupyter (nbclient) and pandoc" in log[0]
+    for page in config.pages:
+        out = config.output_of(page)
+        assert out.exists(), out
+        html = out.read_text(encoding="utf-8")
+        assert "<h1 class=\"title\">" in html and '<header class="navbar">' in html
+    assert (result.out / "index.html").read_text().count('url=site/index.html') == 1
+
+
+def test_every_local_link_resolves_and_nothing_is_loaded_from_outside(site):
+    result, _, _ = site
+    pages = sorted((result.out / "site").glob("*.html"))
+    ids = {p.resolve(): _parse(p).ids for p in pages}
+    for page in pages:
+        parsed = _parse(page)
+        for tag_, attr, value in parsed.links:
+            if attr == "src" or tag_ == "link":
+                assert not re.match(r"^(https?:)?//", value), f"{page.name} loads {value}"
+            if re.match(r"^[a-z]+:", value):
+                continue
+            path, _, fragment = value.partition("#")
+            target = (page.parent / path).resolve() if path else page
+            assert target.exists(), f"{page.name}: {value} does not exist"
+            if fragment and target.suffix == ".html":
+                if target not in ids:
+                    ids[target] = _parse(target).ids
+                assert fragment in ids[target], f"{page.name}: {value}: no such id"
+    for text in [p.read_text(encoding="utf-8") for p in pages] + [
+            (result.out / "site/assets/site.css").read_text(), (result.out / "site/assets/site.js").read_text()]:
+        for cdn in ("cdn.jsdelivr", "unpkg.com", "googleapis", "mathjax", "require.js", "@import"):
+            assert cdn not in text.lower()
+
+
+def test_chart_libraries_are_served_with_the_site(site):
+    result, _, _ = site
+    bundle = result.out / "site" / "assets" / "vendor" / "vega-bundle.js"
+    text = bundle.read_text(encoding="utf-8")
+    assert "window.vegaEmbed" in text and "window.vegaLite" in text and "window.vega=" in text
+    assert "Vega 6" in text.splitlines()[0]
+
+
+def test_every_number_of_a_report_is_on_its_page_linked_to_its_line(site, wh):
+    result, _, _ = site
+    for family, source, numbers in wh.sql(
+            "SELECT r.family, r.source, count(*) FROM fact_metric_value f JOIN dim_report r USING (report_id) "
+            "GROUP BY ALL").fetchall():
+        page = result.out / "site" / f"report-{family}.html"
+        parsed = _parse(page)
+        stem = re.escape(Path(source).stem)
+        number_links = [v for t, a, v in parsed.links if t == "a" and re.fullmatch(rf"#{stem}-L\d+", v)]
+        # one link per number in the tables, plus the line links of the source text
+        lines = len([i for i in parsed.ids if re.fullmatch(rf"{stem}-L\d+", i)])
+        assert len(number_links) - lines == numbers, family
+
+
+def test_iib10_typo_line_is_traceable(site):
+    result, _, _ = site
+    html = (result.out / "site" / "report-iib10.html").read_text(encoding="utf-8")
+    assert 'href="#iib10-xlinux-L136"' in html and ">1362.3</a>" in html
+    assert 'id="iib10-xlinux-L230"' in html  # the reader's comment, in the source text
+
+
+def test_quality_page_lists_every_finding(site, wh):
+    result, _, _ = site
+    html = (result.out / "site" / "quality.html").read_text(encoding="utf-8")
+    findings = wh.sql("SELECT finding_id, rule, source, source_line, suggested_value FROM dq_findings").fetchall()
+    assert findings
+    for finding_id, rule, source, line, suggestion in findings:
+        assert f'id="finding-{finding_id}"' in html
+        assert f"{esc(source)}:{line}" in html
+        if suggestion:
+            assert f"<strong>{esc(suggestion)}</strong>" in html
+
+
+def test_downloads_hold_the_warehouse_as_duckdb_parquet_and_csv(site):
+    result, _, db = site
+    down = result.out / "site" / "downloads"
+    copy = duckdb.connect(str(down / "warehouse.duckdb"), read_only=True)
+    try:
+        tables = [r[0] for r in copy.sql(
+            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'").fetchall()]
+        assert "fact_metric_value" in tables
+        for name in tables + ["metric_values", "measurements"]:
+            n = copy.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0]
+            assert copy.sql(f"SELECT count(*) FROM read_parquet('{down / 'parquet' / name}.parquet')").fetchall()[0][0] == n
+            assert copy.sql(f"SELECT count(*) FROM read_csv('{down / 'csv' / name}.csv')").fetchall()[0][0] == n
+    finally:
+        copy.close()
+    html = (result.out / "site" / "downloads.html").read_text(encoding="utf-8")
+    assert 'href="downloads/warehouse.duckdb"' in html and 'href="downloads/csv/measurements.csv"' in html
+
+
+def test_site_html_escapes_a_hostile_scenario_name(built_warehouse, tmp_path_factory):
+    result, _, _ = build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites", scenario_name=HOSTILE)
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    seen = 0
+    for page in sorted((result.out / "site").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        assert HOSTILE not in html, page.name
+        seen += html.count(escaped) + html.count("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e")
+        for script in _parse(page).scripts:
+            assert "alert(1)" not in script.replace("\\u003cscript\\u003ealert(1)", "")
+    assert seen > 5
+
+
+# -- the fallback on a small project, failures, and the quarto path -----------------------
+
+def _project(root: Path, cell: str) -> Path:
+    (root / "site" / "sub").mkdir(parents=True)
+    (root / "_quarto.yml").write_text(textwrap.dedent("""\
+        project:
+          type: website
+          output-dir: site/_site
+          render: [site/index.qmd, site/sub/deep.qmd]
+          resources: [site/a.css]
+        website:
+          title: "Tiny <site>"
+          navbar:
+            left:
+              - href: site/index.qmd
+                text: Home
+              - text: More
+                menu:
+                  - href: site/sub/deep.qmd
+                    text: Deep
+        format:
+          html:
+            toc: true
+            css: site/a.css
+        execute:
+          echo: false
+        """), encoding="utf-8")
+    (root / "site" / "a.css").write_text("body{}", encoding="utf-8")
+    (root / "site" / "index.qmd").write_text("---\ntitle: Home\n---\n\n## Part\n\n```{python}\nprint('hello')\n```\n",
+                                             encoding="utf-8")
+    (root / "site" / "sub" / "deep.qmd").write_text(f"---\ntitle: Deep\n---\n\nText.\n\n```{{python}}\n{cell}\n```\n",
+                                                    encoding="utf-8")
+    return root
+
+
+def test_fallback_maps_navigation_for_nested_pages(tmp_path, built_warehouse):
+    root = _project(tmp_path / "p", "from perfwh.site_html import tag\ntag('em', '<b>')")
+    result = build_site(db=built_warehouse, root=root, renderer="fallback", log=lambda m: None)
+    out = root / "site" / "_site"
+    assert result.out == out
+    home = (out / "site" / "index.html").read_text()
+    deep = (out / "site" / "sub" / "deep.html").read_text()
+    assert 'href="sub/deep.html"' in home and 'href="../index.html"' in deep
+    assert 'href="../a.css"' in deep and (out / "site" / "a.css").exists()
+    assert "<em>&lt;b&gt;</em>" in deep and "hello" in home
+    assert "Tiny &lt;site&gt;" in home and 'id="TOC"' in home
+    assert 'aria-current="page">Home' in home
+
+
+def test_a_failing_cell_names_page_and_line_and_keeps_the_previous_site(tmp_path, built_warehouse):
+    root = _project(tmp_path / "p", "x = 1\nraise ValueError('boom')")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "previous.html").write_text("old", encoding="utf-8")
+    (out / ".perfwh-site").write_text("", encoding="utf-8")
+    with pytest.raises(SiteError, match=r"deep\.qmd:7: a cell failed:(.|\n)*ValueError: boom"):
+        build_site(db=built_warehouse, out=out, root=root, renderer="fallback", log=lambda m: None)
+    assert sorted(p.name for p in out.iterdir()) == [".perfwh-site", "previous.html"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+def test_a_folder_perfwh_did_not_build_is_never_replaced(tmp_path, built_warehouse):
+    root = _project(tmp_path / "p", "1")
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("precious", encoding="utf-8")
+    with pytest.raises(SiteError, match="is not a site perfwh built"):
+        build_site(db=built_warehouse, out=out, root=root, renderer="fallback", log=lambda m: None)
+    assert (out / "notes.txt").read_text() == "precious"
+
+
+def test_quarto_is_used_when_on_path(tmp_path, built_warehouse, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "record.txt"
+    fake = bin_dir / "quarto"
+    fake.write_text(f'#!/bin/sh\necho "$PWD|$*|$PERFWH_DB" > "{record}"\n', encoding="utf-8")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    lines: list[str] = []
+    out = tmp_path / "out"
+    result = build_site(db=built_warehouse, out=out, log=lines.append)
+    assert result.path == "quarto" and "rendered with Quarto" in result.renderer
+    cwd, args, db = record.read_text().strip().split("|")
+    assert Path(cwd) == PROJECT_ROOT and args == f"render --output-dir {out.resolve()}"
+    assert Path(db) == built_warehouse.resolve()
+    assert any("quarto found" in line for line in lines)
+
+
+def test_quarto_renderer_requested_but_missing_is_an_error(tmp_path, built_warehouse, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SiteError, match="quarto is not on PATH"):
+        build_site(db=built_warehouse, out=tmp_path / "o", renderer="quarto", log=lambda m: None)
+
+
+def test_missing_warehouse_is_a_clear_error(tmp_path):
+    with pytest.raises(SiteError, match="not found"):
+        build_site(db=tmp_path / "none.duckdb", out=tmp_path / "o", renderer="fallback", log=lambda m: None)
+
+
+def test_site_command_is_registered():
+    from perfwh.cli import make_parser
+    args = make_parser().parse_args(["site", "--db", "x.duckdb", "--out", "o"])
+    assert args.command == "site" and args.db == Path("x.duckdb") and args.renderer == "auto"
+
+
+def test_pages_degrade_without_quality_and_model_tables(tmp_path, monkeypatch):
+    """A warehouse built with --rules none and no models: every page function still answers,
+    with a clear note where a table is missing."""
+    from perfwh import RAW_DIR, SOURCES_FILE
+    from perfwh.build import build
+
+    db = tmp_path / "bare.duckdb"
+    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
+    monkeypatch.setenv(site_pages.DB_ENV, str(db))
+    site_pages.reset()
+    try:
+        assert not site_pages.has("dq_findings") and not site_pages.has("model_fits")
+        for fn in (site_pages.quality_summary, site_pages.quality_rules, site_pages.quality_findings,
+                   site_pages.models_summary, site_pages.models_chart, site_pages.sizing_chart,
+                   site_pages.models_fits):
+            assert "not built" in fn(), fn.__name__
+        assert site_pages.models_unfitted() == ""
+        for family in ("wbimb", "iib10", "ace11", "ace13", "messagesight"):
+            html = site_pages.report_page(family)
+            assert 'class="flag' not in html and "<table" in html
+        for fn in (site_pages.overview_reports, site_pages.overview_measured, site_pages.coverage_chart,
+                   site_pages.coverage_matrix, site_pages.compare_products, site_pages.compare_platforms,
+                   site_pages.generations, site_pages.explorer_chart, site_pages.downloads):
+            assert len(fn()) > 100, fn.__name__
+    finally:
+        site_pages.reset()
