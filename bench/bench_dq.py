@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import duckdb  # noqa: E402
 
 import synthetic  # noqa: E402
-from timing import row, timed  # noqa: E402
+from timing import print_table, row, timed  # noqa: E402
 from ingest.submission import COLUMNS  # noqa: E402
 from perfwh.build import build  # noqa: E402
 from perfwh.check import CHECK_RELATION, _load_csv  # noqa: E402
@@ -96,9 +96,7 @@ def main() -> int:
                            check_times, f"{ratio:.2f} x the floor; target <= 3 x"))
         results.append(row(f"floor: the rule SQL in DuckDB on the same {args.rows:,} rows, loaded",
                            floor_times))
-    print("| measurement | min | median | runs | note |")
-    print("|---|---|---|---|---|")
-    print("\n".join(results))
+    print_table(results)
     return 0
 
 

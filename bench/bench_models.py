@@ -25,7 +25,7 @@ from pathlib import Path
 import duckdb
 
 from models.tables import fit_warehouse
-from timing import row, timed
+from timing import print_table, row, timed
 from perfwh.build import build
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
@@ -84,9 +84,7 @@ def main() -> int:
                            timed(notebooks_cli, args.repeat)))
         for name, times in sorted(per_notebook.items()):
             results.append(row(f"... {name} (kernel start to last cell)", times, "run alongside another"))
-    print("| measurement | min | median | runs | note |")
-    print("|---|---|---|---|---|")
-    print("\n".join(results))
+    print_table(results)
     return 0
 
 

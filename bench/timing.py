@@ -19,3 +19,10 @@ def row(name: str, times: list[float], note: str = "", digits: int = 2) -> str:
     """A markdown table row: name, min, median, runs, note."""
     return (f"| {name} | {min(times):.{digits}f} s | {statistics.median(times):.{digits}f} s | "
             f"{len(times)} | {note} |")
+
+
+def print_table(rows: list[str]) -> None:
+    """Print rows made by ``row`` under the table header they share."""
+    print("| measurement | min | median | runs | note |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))

@@ -162,6 +162,7 @@ def _row(row: Line, key: str, scenario: str, platform: str, products: list[str],
     cores = quantity(cells[0], "cores", line=row.number)
     for p, product in enumerate(products):
         rate, cost_number, cost_unit = cells[1 + p * per_product: 1 + (p + 1) * per_product]
+        # Every scenario is HTTP (REST, SOAP): no message persistence, hence non-persistent.
         common = dict(table_key=key, row_line=row.number, product=product, platform=platform,
                       scenario=scenario, message_size=size, persistent=False,
                       concurrency_kind="docker_cores", concurrency=cores, page=row.page)

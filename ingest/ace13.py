@@ -352,6 +352,9 @@ def _rate_table(table: _PipeTable, number: int, name: str, style: str, multi: bo
             raise ParseError(f"replica count {replicas!r}", line.number, expected="a whole number")
         replicas_seen.add(int(replicas))
         sizes_seen.add(size.printed if size else None)
+        # Non-persistent by inference, not print: the report never states persistence. HTTP
+        # and TCP/IP carry no message persistence, and the MQ tests ran PerfHarness and MQ
+        # "at the default values" (configuration section), which put non-persistent messages.
         common = dict(table_key=key, row_line=line.number, product=PRODUCT, platform=PLATFORM,
                       scenario=scenario, message_size=size, persistent=False,
                       concurrency_kind="tshirt",

@@ -71,18 +71,19 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
     require_signature(lines, FAMILY, SIGNATURE, DESCRIPTION)
     report = ParsedReport(family=FAMILY)
     sizes: dict[str, Quantity] = {}
+    descriptions = _test_case_descriptions(lines)
     for index, line in enumerate(lines):
         text = clean_text(strip_tags(line.text))
         if not text:
             continue
         if SCORECARD_HEADER.match(text, line.number, report):
-            _scorecard(lines, index, report, sizes)
+            _scorecard(lines, index, report, sizes, descriptions)
         elif FANOUT_HEADER.match(text, line.number, report):
             _fanout_table(lines, index, report, sizes)
         elif POWER_HEADER.match(text, line.number, report):
             _power_table(lines, index, report)
     for scenario in sorted({o.scenario for o in report.observations}):
-        report.scenarios.append(_scenario(lines, scenario))
+        report.scenarios.append(_scenario(scenario, descriptions.get(scenario)))
     ensure_tables(report, DESCRIPTION, lines[0].number)
     report.claims.extend(claims(lines))
     return report
@@ -94,7 +95,7 @@ def _test_case_name(name: str) -> str:
 
 
 def _scorecard(lines: Sequence[Line], index: int, report: ParsedReport,
-               sizes: dict[str, Quantity]) -> None:
+               sizes: dict[str, Quantity], descriptions: dict[str, str]) -> None:
     """Rows from the header to the next '##' heading; the card spans a page break,
     so blank lines and the repeated page title inside it are skipped."""
     header = lines[index]
@@ -108,7 +109,7 @@ def _scorecard(lines: Sequence[Line], index: int, report: ParsedReport,
             break
         if not text or text.startswith("# ") or (not text[0].isupper() and "\t" not in raw):
             continue
-        _scorecard_row(line, text, report, sizes)
+        _scorecard_row(line, text, report, sizes, descriptions)
         rows += 1
     if not rows:
         raise ParseError("the score card has no rows", header.number + 1,
@@ -116,7 +117,7 @@ def _scorecard(lines: Sequence[Line], index: int, report: ParsedReport,
 
 
 def _scorecard_row(line: Line, text: str, report: ParsedReport,
-                   sizes: dict[str, Quantity]) -> None:
+                   sizes: dict[str, Quantity], descriptions: dict[str, str]) -> None:
     match = _ROW.match(text)
     unit = _UNIT_AT_END.search(match.group("desc")) if match else None
     if not match or not unit:
@@ -142,6 +143,10 @@ def _scorecard_row(line: Line, text: str, report: ParsedReport,
     if persistent is None and base:  # "FANIN test, but with secure communications"
         persistent = next((o.persistent for o in report.observations
                            if o.scenario == base.group(1)), None)
+    if persistent is None:
+        # The card's LATENCY row names no quality of service; the test's own description
+        # does ("MQTT (QoS 0)" producers and consumers throughout).
+        persistent = _persistent(name, descriptions.get(scenario, ""))
     kind, count = _configuration(desc, line.number)
     for (metric, unit_kind), cell in zip(metrics, values):
         value = quantity(cell, unit_kind, line=line.number)
@@ -256,17 +261,25 @@ def _timestamp(date: str, time: str, line: int) -> str:
     return f"{year}-{month}-{day}T{time}"
 
 
-def _scenario(lines: Sequence[Line], name: str) -> Scenario:
-    """Scenario facts from the test-case description under the test's own heading."""
-    description = None
+def _test_case_descriptions(lines: Sequence[Line]) -> dict[str, str]:
+    """Each test case's description: the 'This test case ...' paragraph under its own
+    heading ('## LATENCY' or '**CONNBURST**'), by test name."""
+    found: dict[str, str] = {}
     for index, line in enumerate(lines):
-        if clean_text(line.text).strip("#* ") == name:
-            following = [l for l in lines[index + 1:index + 6] if l.text.strip()]
-            if following and following[0].text.startswith("This test case"):
-                description = clean_text(following[0].text).split(". ")[0].rstrip(".") + "."
-                break
+        name = clean_text(line.text).strip("#* ")
+        if not re.fullmatch(r"[A-Z]{3,}(?:\.[A-Z]{3,})?", name) or name in found:
+            continue
+        following = [l for l in lines[index + 1:index + 6] if l.text.strip()]
+        if following and following[0].text.startswith("This test case"):
+            found[name] = clean_text(following[0].text)
+    return found
+
+
+def _scenario(name: str, description: str | None) -> Scenario:
+    """Scenario facts from the test-case description: its first sentence."""
+    summary = description.split(". ")[0].rstrip(".") + "." if description else None
     transport = next((t for prefix, t in _TRANSPORT.items() if name.startswith(prefix)), "MQTT")
-    return Scenario(name, transport, None, "Benchmark test case", description)
+    return Scenario(name, transport, None, "Benchmark test case", summary)
 
 
 # Key results: each phrase, the test case and metric it is about, and how it compares.

@@ -257,16 +257,22 @@ def _split_label(cells: list[str], values: int, row: Line) -> tuple[str, list[st
     return label, numbers
 
 
-def _table1(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
-    caption = _caption_below(lines, index, "Table 1")
+def _summary_table(lines: Sequence[Line], index: int, report: ParsedReport, title: str,
+                   expected_rows: str) -> tuple[list[Line], Quantity, bool]:
+    """Register Table 1 or 2 (captioned below, sized by the prose above) and return its rows."""
+    caption = _caption_below(lines, index, title)
     size, persistent, _ = _prose_size(lines, index)
-    report.tables.append(SourceTable("Table 1", clean_text(caption.text), lines[index].number,
+    report.tables.append(SourceTable(title, clean_text(caption.text), lines[index].number,
                                      "summary", lines[index].page,
                                      note=f"caption at line {caption.number}"))
     rows = table_rows(lines, index + 1)
     if not rows:
-        raise ParseError("Table 1 has no rows", lines[index].number + 1,
-                         expected="one row per conversion")
+        raise ParseError(f"{title} has no rows", lines[index].number + 1, expected=expected_rows)
+    return rows, size, persistent
+
+
+def _table1(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
+    rows, size, persistent = _summary_table(lines, index, report, "Table 1", "one row per conversion")
     for row in rows:
         label, (esql, mapping, overhead) = _split_label(tokens(row.text), 3, row)
         source, _, target = label.partition(" to ")
@@ -300,15 +306,7 @@ def _is_table2_header(text: str) -> bool:
 
 def _table2(lines: Sequence[Line], index: int, report: ParsedReport) -> None:
     targets = _format_names(clean_text(lines[index].text)) or []
-    caption = _caption_below(lines, index, "Table 2")
-    size, persistent, _ = _prose_size(lines, index)
-    report.tables.append(SourceTable("Table 2", clean_text(caption.text), lines[index].number,
-                                     "summary", lines[index].page,
-                                     note=f"caption at line {caption.number}"))
-    rows = table_rows(lines, index + 1)
-    if not rows:
-        raise ParseError("Table 2 has no rows", lines[index].number + 1,
-                         expected="one row per input format")
+    rows, size, persistent = _summary_table(lines, index, report, "Table 2", "one row per input format")
     for row in rows:
         source, values = _split_label(tokens(row.text), len(targets), row)
         if source not in FORMATS:

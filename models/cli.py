@@ -122,7 +122,7 @@ def register(sub) -> None:
         "size", help="cores needed for a rate at a message size, with a 90 %% interval",
         description="Cores needed to process --rate messages per second of --size through a scenario, "
                     "from the fitted cost model of the one matching series: cores = rate x CPU ms per "
-                    "message / 1000 / utilisation, with a 90 %% prediction interval. Matching is "
+                    "message / 1000 / utilisation, with a 90 % prediction interval. Matching is "
                     "case-insensitive: scenario by exact name, else substring; product exactly; version "
                     "by prefix (11 matches 11.0.0.4); platform, config and report by substring. "
                     "Exit status: 0 answered, 1 no single matching series (or no models), 2 bad input.",

@@ -215,6 +215,13 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                             f"{', '.join(differ)}); each one's answer is under candidates - narrow the "
                             "question with --product, --version, --platform, --config, "
                             "--persistent/--non-persistent or --report")
+            outside = [c for c in answer["candidates"] if _outside(size_bytes, c)]
+            if outside:
+                ranges = sorted({(c["min_size_bytes"], c["max_size_bytes"]) for c in outside})
+                warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of "
+                                f"{len(outside)} of the {len(matched)} matching series ("
+                                + "; ".join(f"{format_bytes(lo)} to {format_bytes(hi)}" for lo, hi in ranges)
+                                + "): their answers are extrapolations")
             return answer
         # The series differ only in the capacity they were measured with (cores, T-shirt,
         # instances, replicas): the one measured nearest the capacity the answer needs is the
@@ -231,7 +238,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                    "series": _series_summary(row),
                    "hardware": _hardware(con, row["source"], row["platform"])})
     lo, hi = row["min_size_bytes"], row["max_size_bytes"]
-    if size_bytes < lo or size_bytes > hi:
+    if _outside(size_bytes, row):
         warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of this series "
                         f"({format_bytes(lo)} to {format_bytes(hi)}): extrapolation - the interval assumes "
                         f"the {row['model']} model holds beyond the data")
@@ -249,6 +256,11 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
 
 
 CAPACITY_KEYS = {"concurrency_kind", "concurrency", "replicas", "tshirt"}
+
+
+def _outside(size_bytes: int, series: dict) -> bool:
+    """True when the size lies outside the sizes the series was measured at."""
+    return not series["min_size_bytes"] <= size_bytes <= series["max_size_bytes"]
 
 
 def _capacity_distance(row: dict, candidates: list[dict], matched: list[dict]) -> tuple:

@@ -436,6 +436,16 @@ def test_size_reports_real_ambiguity_with_each_candidate(modelled):
     answer = json.loads(done.stdout)
     assert answer["cores"] is None and len(answer["candidates"]) == 6
     assert any(w.startswith("ambiguous: 6 series match") and "product" in w for w in answer["warnings"])
+    assert not any("outside the measured sizes" in w for w in answer["warnings"])  # 50KB is inside
+
+
+def test_size_warns_outside_the_measured_sizes_even_when_ambiguous(modelled):
+    args = ["--scenario", "HTTP XMLNSC ESQL Transformation", "--platform", "linux"]  # ACE and IIB
+    done = perfwh("size", *args, "--size", "5MB", "--rate", "500", "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 1 and answer["cores"] is None
+    assert "5 MB lies outside the measured sizes of 6 of the 6 matching series (2 KB to 200 KB)" in \
+        " ".join(answer["warnings"])
 
 
 def test_size_names_series_that_exclusions_left_unfitted(modelled, mcon):

@@ -1347,7 +1347,7 @@ SPECS = [
             428: M('WMQDURABLE', 32, True, 'wmq_queue_managers', 4),
             429: M('FANIN.SEC', 32, False),
             430: M('FANOUT.SEC', 32, False, 'fanout_ratio', 10),
-            431: M('LATENCY', 32, None),
+            431: M('LATENCY', 32, False),  # QoS 0, from the test's own description
             432: M('CONNBURST', None, None),
             438: M('PERSISTENT', 32, True),
             439: M('PERSISTENT', 32, True)},
