@@ -51,6 +51,9 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
+	# hyperfine (Debian's package) times whole commands; bench_build.py falls back without it.
+	command -v hyperfine >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends hyperfine; } || true
 	$(PY) bench/run_all.py
 
 # Recompile the pinned requirements.txt from requirements.in (needs pip-tools).
