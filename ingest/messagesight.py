@@ -138,15 +138,7 @@ def _scorecard_row(line: Line, text: str, report: ParsedReport,
     if size is not None:
         sizes.setdefault(scenario, size)
     size = size or sizes.get(scenario)  # PERSISTENT.MPW and .MPU are figures of PERSISTENT
-    persistent = _persistent(name, desc)
-    base = re.match(r"^([A-Z]+) test, but", desc)
-    if persistent is None and base:  # "FANIN test, but with secure communications"
-        persistent = next((o.persistent for o in report.observations
-                           if o.scenario == base.group(1)), None)
-    if persistent is None:
-        # The card's LATENCY row names no quality of service; the test's own description
-        # does ("MQTT (QoS 0)" producers and consumers throughout).
-        persistent = _persistent(name, descriptions.get(scenario, ""))
+    persistent = _row_persistence(name, desc, report, descriptions.get(scenario, ""))
     kind, count = _configuration(desc, line.number)
     for (metric, unit_kind), cell in zip(metrics, values):
         value = quantity(cell, unit_kind, line=line.number)
@@ -162,6 +154,21 @@ def _as_printed(value: Quantity, raw: str) -> Quantity:
     ("<b>1523</b>"): the row was read from a cleaned copy of the line."""
     match = re.search(r"(?:<[^<>]+>)*" + re.escape(value.printed) + r"(?:</[^<>]+>)*", raw)
     return Quantity(match.group(0), value.number, value.unit) if match else value
+
+
+def _row_persistence(name: str, desc: str, report: ParsedReport,
+                     test_description: str) -> bool | None:
+    """Persistence from the card's own words; else from the test it varies ("FANIN test,
+    but with secure communications"); else from the test's description, since the card's
+    LATENCY row names no quality of service while its description does ("MQTT (QoS 0)")."""
+    persistent = _persistent(name, desc)
+    base = re.match(r"^([A-Z]+) test, but", desc)
+    if persistent is None and base:
+        persistent = next((o.persistent for o in report.observations
+                           if o.scenario == base.group(1)), None)
+    if persistent is None:
+        persistent = _persistent(name, test_description)
+    return persistent
 
 
 def _persistent(name: str, desc: str) -> bool | None:
