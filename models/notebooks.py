@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfwh import CURATED_DIR, PROJECT_ROOT, WAREHOUSE
+from perfwh.kernels import execute_notebook
 
 NOTEBOOKS_DIR = PROJECT_ROOT / "notebooks"
 OUT_DIR = CURATED_DIR / "notebooks"
@@ -76,7 +77,7 @@ async def _execute(path: Path, target: Path, db: Path, kernel: str, timeout: int
         env = {**os.environ, DB_ENV: str(db), "PYTHONHASHSEED": "0"}
         started = time.perf_counter()
         try:
-            await client.async_execute(env=env, cwd=str(PROJECT_ROOT))
+            await execute_notebook(client, env=env, cwd=str(PROJECT_ROOT))
         except NoSuchKernel:
             raise NotebookError(f"Jupyter kernel {kernel!r} is not installed: run `make install` "
                                 "(it registers the venv's kernel) or pass --kernel") from None

@@ -32,6 +32,7 @@ from typing import Callable
 
 import yaml
 
+from .kernels import execute_notebook
 from .site import NavItem, SiteConfig, SiteError
 from .site_html import esc
 
@@ -150,7 +151,7 @@ async def _execute(page: Page, kernel: str, timeout: int = 600):
                             resources={"metadata": {"path": str(page.path.parent)}})
     with tempfile.TemporaryFile(mode="w+b") as stderr:
         try:
-            await client.async_execute(stderr=stderr)
+            await execute_notebook(client, stderr=stderr)
         except CellExecutionError as err:
             index = next((n for n, c in enumerate(nb.cells) if c.cell_type == "code" and any(
                 o.get("output_type") == "error" for o in c.get("outputs", []))), None)

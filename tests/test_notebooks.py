@@ -105,3 +105,32 @@ def test_notebooks_need_a_warehouse(tmp_path):
     assert done.returncode == 1
     assert "no warehouse" in done.stderr
     assert NOTEBOOKS_DIR.is_dir()
+
+
+KERNEL_DIES_AT_START = '''
+import asyncio
+import nbformat
+from jupyter_client.asynchronous.client import AsyncKernelClient
+from nbclient import NotebookClient
+from perfwh.kernels import execute_notebook
+
+async def dies(self, timeout=None):
+    raise RuntimeError("Kernel died before replying to kernel_info")
+
+AsyncKernelClient._async_wait_for_ready = AsyncKernelClient.wait_for_ready = dies
+nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
+try:
+    asyncio.run(execute_notebook(NotebookClient(nb, kernel_name="python3")))
+except RuntimeError as err:
+    print("failed:", err)
+'''
+
+
+def test_a_kernel_that_fails_to_start_leaves_no_exit_hook_behind():
+    # nbclient's own cleanup on this path leaves an atexit hook that fails at interpreter exit
+    # ("Exception ignored in atexit callback ... AssertionError"); a page cancelled because a
+    # sibling page failed took the same path now and then.
+    done = subprocess.run([sys.executable, "-c", KERNEL_DIES_AT_START], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == "failed: Kernel died before replying to kernel_info", done.stderr
+    assert "atexit" not in done.stderr and "AssertionError" not in done.stderr, done.stderr
