@@ -27,8 +27,12 @@ from pathlib import Path
 
 import duckdb
 
-from perfwh import RAW_DIR, SOURCES_FILE
-from perfwh.build import build, create_warehouse, document, export_parquet, parse_sources
+from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+from perfwh.stages.build import build
+from perfwh.warehouse.inputs import read_manifest
+from perfwh.warehouse.load import create_warehouse
+from perfwh.warehouse.parquet import export_parquet
+from perfwh.warehouse.schema import document
 from timing import row as timing_row
 from timing import timed
 
@@ -47,7 +51,7 @@ def phases(tmp: Path, repeat: int) -> dict[str, list[float]]:
     for run in range(repeat):
         path = tmp / f"phases-{run}.duckdb"
         start = time.perf_counter()
-        reports = parse_sources(RAW_DIR, SOURCES_FILE)
+        reports = read_manifest(RAW_DIR, SOURCES_FILE)
         parsed = time.perf_counter()
         con = duckdb.connect(str(path))
         try:
@@ -96,7 +100,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="perfwh-bench-build-") as name:
         tmp = Path(name)
-        parse_sources(RAW_DIR, SOURCES_FILE)  # warm the file cache and lazy imports
+        read_manifest(RAW_DIR, SOURCES_FILE)  # warm the file cache and lazy imports
         times = phases(tmp, args.repeat)
         full = timed(lambda: build(out=tmp / "full" / "warehouse.duckdb", rules="none",
                                    progress=False), args.repeat)

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import duckdb
 
-from models.tables import fit_warehouse
+from perfwh.stages.models import fit_warehouse
 from timing import print_table, row, timed
-from perfwh.build import build
+from perfwh.stages.build import build
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from perfwh import RAW_DIR, SOURCES_FILE  # noqa: E402
-from perfwh.build import build  # noqa: E402
-from perfwh.site_testing import add_models  # noqa: E402
+from perfwh.core.paths import RAW_DIR, SOURCES_FILE  # noqa: E402
+from perfwh.stages.build import build  # noqa: E402
+from perfwh.stages.models import build_models  # noqa: E402
 
 
 def main() -> int:
@@ -33,7 +33,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="perfwh-bench-site-") as tmp:
         db = Path(tmp) / "warehouse.duckdb"
         build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
-        models = add_models(db)
+        build_models(db, parquet=False)
         times, sentence, pages = [], "", 0
         for i in range(args.repeat):
             out = Path(tmp) / f"site-{i}"
@@ -49,7 +49,7 @@ def main() -> int:
             sentence = lines[-1]
             pages = sum(1 for line in lines if line.startswith("  site/"))
         size = sum(f.stat().st_size for f in (Path(tmp) / "site-0").rglob("*") if f.is_file())
-    print(f"site build (perfwh site, new process, {pages} pages, model tables: {models}), "
+    print(f"site build (perfwh site, new process, {pages} pages), "
           f"{os.cpu_count()} cores:")
     print(f"  min {min(times):.1f} s, median {statistics.median(times):.1f} s over {len(times)} runs")
     print(f"  output {size / 1024 / 1024:.1f} MiB (with the downloads)")

@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_build.py", "bench_dq.py", "bench_models.py", "bench_site.py"]
+SCRIPTS = ["bench_build.py", "bench_dq.py", "bench_check.py", "bench_spark.py", "bench_models.py",
+           "bench_site.py", "bench_slips.py", "bench_make.py"]
 
 
 def main() -> int:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from .common import (AliasMap, ensure_tables, next_nonblank, note_variant, require_signature,
                      table_rows)
-from .records import Line, Observation, ParsedReport, ParseError, Quantity, Scenario, SourceTable
+from .prose import COUNT, Wording, find, sentences
+from .records import Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario, SourceTable
 from .text import clean_text, tokens
 from .units import quantity
 
@@ -77,7 +78,9 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
                 raise ParseError(f"table {key!r} appears twice", lines[index].number,
                                  expected="one table per scenario and platform")
             seen.add(key)
-    return ensure_tables(report, DESCRIPTION, lines[0].number)
+    ensure_tables(report, DESCRIPTION, lines[0].number)
+    report.claims.extend(claims(lines))
+    return report
 
 
 def _results_heading(lines: Sequence[Line]) -> int:
@@ -172,3 +175,42 @@ def _row(row: Line, key: str, scenario: str, platform: str, products: list[str],
             metric="cpu_ms_per_msg",
             value=quantity(f"{cost_number} {cost_unit}", "cpu_cost", line=row.number), **common))
     return size
+
+
+# ---------------------------------------------------------------------------------------
+# Claims: what the prose says the tables hold. The report states counts only - how many
+# platforms, scenarios, concurrency levels and sizes - and the Results part announces each
+# platform's tables with one ("the nine test scenarios on Linux").
+
+def _platform(match: re.Match) -> dict:
+    return {"platform": PLATFORM_HEADINGS[match.group("platform")]}
+
+
+WORDINGS = [
+    # "replicated on the following two system configurations" (Linux and Windows)
+    Wording(re.compile(rf"replicated on the following (?P<n>{COUNT}) system configurations", re.I),
+            "count", "exactly", {"compared": "platforms"}),
+    # "Find here the numerical results of the tests for the three platforms they were run on."
+    Wording(re.compile(rf"results of the tests for the (?P<n>{COUNT}) platforms", re.I),
+            "count", "exactly", {"compared": "platforms"}),
+    # "... for the nine test scenarios on Linux."
+    Wording(re.compile(rf"for the (?P<n>{COUNT}) test scenarios on (?P<platform>{'|'.join(PLATFORM_HEADINGS)})",
+                       re.I), "count", "exactly", {"compared": "scenarios"}, _platform),
+    # "in 3 different concurrency configurations, using 3 different message sizes in each
+    # (9 configurations altogether for each test scenario)": per scenario, platform, product
+    Wording(re.compile(rf"in (?P<n>{COUNT}) different concurrency configurations", re.I),
+            "count", "exactly", {"compared": "concurrency_levels", "quantifier": "each"}),
+    Wording(re.compile(rf"using (?P<n>{COUNT}) different message sizes in each", re.I),
+            "count", "exactly", {"compared": "message_sizes", "quantifier": "each"}),
+    Wording(re.compile(rf"\((?P<n>{COUNT}) configurations altogether for each test scenario\)", re.I),
+            "count", "exactly", {"compared": "configurations", "quantifier": "each"}),
+]
+
+
+def claims(lines: Sequence[Line]) -> list[Claim]:
+    """The counts the prose states, each with its sentence and line."""
+    found: list[Claim] = []
+    for line in lines:
+        for sentence in sentences(clean_text(line.text)):
+            found.extend(find(line, sentence, WORDINGS))
+    return found

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .common import AliasMap, ensure_tables, note_variant, require_signature
-from .records import (Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
+from .prose import COUNT, Wording, find, sentences
+from .records import (Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
                       SourceTable, TShirt)
 from .text import clean_text
 from .units import quantity
@@ -139,7 +140,9 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
                          expected="one message-rate table per listed test")
     for number, (table, (name, style, multi)) in enumerate(zip(rates, rate_names), 1):
         _rate_table(table, number, name, style, multi, tshirts, report)
-    return ensure_tables(report, DESCRIPTION, lines[0].number)
+    ensure_tables(report, DESCRIPTION, lines[0].number)
+    report.claims.extend(claims(lines))
+    return report
 
 
 def _tshirts(lines: Sequence[Line]) -> list[TShirt]:
@@ -262,10 +265,14 @@ def _rate_scenarios(lines: Sequence[Line], report: ParsedReport) -> list[tuple[s
     return out
 
 
-def _scenario(name: str, style: str, report: ParsedReport, line: int) -> str:
+def _scenario_name(name: str, style: str) -> str:
     """The warehouse name: tests that exist as both Toolkit and Designer flows say which."""
     both = {"Process Jira Issues", "Create ServiceNow Incidents"}
-    full = f"{name} ({style})" if name in both else name
+    return f"{name} ({style})" if name in both else name
+
+
+def _scenario(name: str, style: str, report: ParsedReport, line: int) -> str:
+    full = _scenario_name(name, style)
     if full not in {s.name for s in report.scenarios}:
         facts = SCENARIO_FACTS.get(name)
         if facts is None:
@@ -375,3 +382,64 @@ def _rate_table(table: _PipeTable, number: int, name: str, style: str, multi: bo
     if name in _SINGLE_SIZE and len(sizes_seen) != 1:
         raise ParseError(f"table {number} mapped to {title!r} has {len(sizes_seen)} sizes", line_no,
                          expected="the one size this test runs at")
+
+
+# ---------------------------------------------------------------------------------------
+# Claims: the counts the prose states - T-shirts per test, message sizes per test - for the
+# whole report or for the test a description paragraph is about.
+
+def _listed_sizes(match: re.Match) -> dict:
+    """"2K, 20K, 200K and 2MB": as many sizes as the list names."""
+    items = re.findall(r"\d+\s?[KM]B?\b", match.group("sizes"))
+    return {"value": Quantity(match.group("sizes"), str(len(items)), "")}
+
+
+WORDINGS = [
+    # "Each of the tests are run in three different pre-defined capacity configurations"
+    Wording(re.compile(rf"Each of the tests (?:are|is) run in (?P<n>{COUNT}) different "
+                       r"(?:pre-defined )?capacity configurations", re.I),
+            "count", "exactly", {"compared": "tshirts", "quantifier": "each"}),
+    # "All the message rate tests are run with 4 different test message sizes"
+    Wording(re.compile(rf"All the message rate tests are run with (?P<n>{COUNT}) different "
+                       r"(?:test )?message sizes", re.I),
+            "count", "exactly", {"compared": "message_sizes", "quantifier": "each",
+                                 "metric": "msg_rate"}),
+]
+# Said of the test a description paragraph is about ("This test is evaluated only for a
+# single message size", "the input messages used are the 2K, 20K, 200K and 2MB sizes").
+TEST_WORDINGS = [
+    Wording(re.compile(rf"evaluated only for an? (?P<n>{COUNT}) message size", re.I),
+            "count", "exactly", {"compared": "message_sizes"}),
+    Wording(re.compile(r"(?:executed with message sizes of|the input messages used are the) "
+                       r"(?P<sizes>\d+\s?[KM]B?(?:,? (?:and )?\d+\s?[KM]B?)+)", re.I),
+            "count", "exactly", {"compared": "message_sizes"}, _listed_sizes),
+]
+_TEST_NAMES = sorted({*SCENARIO_FACTS, *SCENARIO_ALIASES}, key=len, reverse=True)
+_NAMED_TEST = re.compile(r"\b(?P<name>" + "|".join(re.escape(n) for n in _TEST_NAMES)
+                         + r") test\b")
+
+
+def _described_test(text: str) -> str | None:
+    """The test a description sentence introduces ("The MQ Large Messaging test case ..."),
+    with its Toolkit or Designer flavour where the report has both."""
+    match = _NAMED_TEST.search(text)
+    if not match:
+        return None
+    name = SCENARIO_ALIASES.get(match.group("name"), match.group("name"))
+    return _scenario_name(name, "Designer" if "Designer" in text else "Toolkit")
+
+
+def claims(lines: Sequence[Line]) -> list[Claim]:
+    """The counts the prose states, each with its sentence and line."""
+    found: list[Claim] = []
+    test = None
+    for line in lines:
+        text = clean_text(line.text)
+        if _is_pipe(line) or not text:
+            continue
+        for sentence in sentences(text):
+            test = _described_test(sentence) or test
+            found.extend(find(line, sentence, WORDINGS))
+            if test is not None:
+                found.extend(find(line, sentence, TEST_WORDINGS, scenario=test))
+    return found

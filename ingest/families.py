@@ -1,25 +1,81 @@
-"""The report families perfwh can read, and how to tell which one a file is."""
+"""The registry of report families: which parsers perfwh has, and which family a file is.
+
+Every module of the ingest package that is not part of its infrastructure (`INFRASTRUCTURE`)
+is a report family's parser, found here by listing the package: adding a family is adding
+its module (with FAMILY, SIGNATURE, DESCRIPTION and ``parse(lines) -> ParsedReport``; END
+and ROW_SHAPE are checked when present), its raw file, its sources.yml entry and its
+expected-values test - nothing else names the families. Tests may `register` a parser
+module of their own (a fixture family).
+"""
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import ace11, ace13, iib10, messagesight, submission, wbimb
 from .common import require_end, require_rows_read, require_signature
 from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (wbimb, iib10, ace11, ace13, messagesight,
-                                                          submission)}
+# Modules of the ingest package that are not report parsers.
+INFRASTRUCTURE = frozenset({"common", "families", "pdf", "prose", "reader", "records",
+                            "submission", "text", "units", "vocabulary"})
+REQUIRED = ("FAMILY", "SIGNATURE", "DESCRIPTION", "parse")
+
+_REGISTERED: dict[str, ModuleType] = {}
+
+
+def _discover() -> dict[str, ModuleType]:
+    import ingest
+
+    found = {}
+    for info in sorted(pkgutil.iter_modules(ingest.__path__), key=lambda i: i.name):
+        if info.name in INFRASTRUCTURE or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"ingest.{info.name}")
+        missing = [name for name in REQUIRED if not hasattr(module, name)]
+        if missing:
+            raise ImportError(f"ingest/{info.name}.py is neither infrastructure nor a complete "
+                              f"report family: it lacks {', '.join(missing)}")
+        found[module.FAMILY] = module
+    return found
+
+
+def register(module: ModuleType) -> None:
+    """Add a parser module that lives outside the ingest package (a test's fixture family)."""
+    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if missing:
+        raise ValueError(f"{module.__name__} is not a report family: it lacks {', '.join(missing)}")
+    _REGISTERED[module.FAMILY] = module
+
+
+def unregister(family: str) -> None:
+    _REGISTERED.pop(family, None)
+
+
+def families() -> dict[str, ModuleType]:
+    """Every report family: name -> parser module, the package's own first, in name order."""
+    return {**_discover_cached(), **_REGISTERED}
+
+
+_CACHE: dict[str, ModuleType] | None = None
+
+
+def _discover_cached() -> dict[str, ModuleType]:
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = _discover()
+    return _CACHE
 
 
 def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:
     """Parse ``lines`` as ``family``; any ParseError comes back naming ``source``."""
-    module = FAMILIES.get(family)
+    module = families().get(family)
     if module is None:
         raise ParseError(f"unknown report family {family!r}", None, source,
-                         expected="one of " + ", ".join(FAMILIES))
+                         expected="one of " + ", ".join(families()))
     try:
         end = getattr(module, "END", None)
         if end is not None:  # a report of the family, but cut short?
@@ -35,11 +91,16 @@ def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:
 
 
 def detect(lines: Sequence[Line], source: str) -> str:
-    """The family whose signature appears near the top of the file."""
+    """The family whose signature appears near the top of the file and one of whose results
+    rows appears in it (a text that only mentions a report - a README - is none of them)."""
     head = [clean_text(line.text) for line in lines[:60]]
-    for family, module in FAMILIES.items():
-        if any(re.search(p, text) for p in module.SIGNATURE for text in head):
+    for family, module in families().items():
+        if not any(re.search(p, text) for p in module.SIGNATURE for text in head):
+            continue
+        shape = getattr(module, "ROW_SHAPE", None)
+        if shape is None or any(re.search(shape, clean_text(line.text)) for line in lines):
             return family
     first = next((line for line in lines if line.text.strip()), None)
     raise ParseError("not a report of a known family", first.number if first else 1, source,
-                     expected="one of: " + "; ".join(m.DESCRIPTION for m in FAMILIES.values()))
+                     expected="one of: " + "; ".join(m.DESCRIPTION for m in families().values())
+                     + "; or a CSV in the submission template")

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from .common import (AliasMap, ensure_tables, next_nonblank, normalise_header, require_signature,
                      table_rows)
-from .records import Line, Observation, ParsedReport, ParseError, Scenario, SourceTable
+from .prose import Wording, find, hedged, sentences
+from .records import Claim, Line, Observation, ParsedReport, ParseError, Scenario, SourceTable
 from .text import clean_text, tokens
 from .units import quantity
 
@@ -167,10 +168,56 @@ _QUESTION = re.compile(r"Is the number for the (?P<size>\d+\w*) message size tes
 _ANSWER = re.compile(r"it should have read (?P<right>\d+(?:\.\d+)?)")
 
 
-def claims(lines: Sequence[Line]) -> list:
-    from .records import Claim
+# What the Performance Results prose says of all the tables: how rate and cost move with
+# size (hedged: "Typically"), and what persistence costs.
+def _direction(verb: str, falls: str) -> dict:
+    return {"comparison": "falls" if verb == falls else "rises"}
 
-    found = []
+
+WORDINGS = [
+    Wording(re.compile(r"(?P<hedge>Typically, )?as the message size increases, the message rate "
+                       r"(?P<verb>decreases|increases)", re.I), "trend", "falls",
+            {"metric": "msg_rate", "compared": "message_size"},
+            lambda m: {**hedged(m), **_direction(m.group("verb"), "decreases")}),
+    Wording(re.compile(r"(?P<hedge>Typically, )?as the message size increases,.*? the cost of CPU "
+                       r"per message (?P<verb>increases|decreases)", re.I), "trend", "rises",
+            {"metric": "cpu_ms_per_msg", "compared": "message_size"},
+            lambda m: {**hedged(m), **_direction(m.group("verb"), "decreases")}),
+]
+# "Persistent MQ messages are written to the MQ log on disk. This causes an overhead in CPU
+# and IO costs and a reduction in message rate.": persistent rows against non-persistent ones.
+_PERSISTENT = r"Persistent (?:MQ )?messages [^.]*\. This causes [^.]*?"
+_AGAINST_NON_PERSISTENT = {"compared": "persistence", "persistent": True,
+                           "relative_persistent": False}
+PERSISTENCE_WORDINGS = [
+    Wording(re.compile(_PERSISTENT + r"(?P<phrase>an overhead in CPU)[^.]*"), "order", "higher",
+            {"metric": "cpu_ms_per_msg", **_AGAINST_NON_PERSISTENT}, quote_match=True),
+    Wording(re.compile(_PERSISTENT + r"(?P<phrase>a reduction in message rate)[^.]*"), "order",
+            "lower", {"metric": "msg_rate", **_AGAINST_NON_PERSISTENT}, quote_match=True),
+]
+
+
+def claims(lines: Sequence[Line]) -> list[Claim]:
+    """The correction of the comment thread, then the statements of the results prose."""
+    return _corrections(lines) + _statements(lines)
+
+
+def _statements(lines: Sequence[Line]) -> list[Claim]:
+    """Trends and orderings the prose above the tables states (the comment thread below
+    them is not the report's text)."""
+    found: list[Claim] = []
+    for line in lines:
+        text = clean_text(line.text)
+        if re.search(END[0], text):
+            break
+        found.extend(find(line, text, PERSISTENCE_WORDINGS))
+        for sentence in sentences(text):
+            found.extend(find(line, sentence, WORDINGS))
+    return found
+
+
+def _corrections(lines: Sequence[Line]) -> list[Claim]:
+    found: list[Claim] = []
     question = None
     for line in lines:
         text = clean_text(line.text)

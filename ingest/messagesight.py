@@ -17,7 +17,9 @@ import re
 from collections.abc import Sequence
 
 from .common import AliasMap, ensure_tables, require_signature, table_rows
-from .records import Line, Observation, ParsedReport, ParseError, Quantity, Scenario, SourceTable
+from .prose import COUNT, Wording, find, iso_date, number, sentences
+from .records import (Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
+                      SourceTable)
 from .text import clean_text, strip_tags, tokens
 from .units import quantity
 
@@ -86,6 +88,7 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
         report.scenarios.append(_scenario(scenario, descriptions.get(scenario)))
     ensure_tables(report, DESCRIPTION, lines[0].number)
     report.claims.extend(claims(lines))
+    report.claims.extend(statements(lines, report.observations))
     return report
 
 
@@ -312,8 +315,6 @@ KEY_RESULTS = [
 
 def claims(lines: Sequence[Line]) -> list:
     """The Key Results bullets, each checked later against the score card."""
-    from .records import Claim
-
     found = []
     for line in lines:
         text = clean_text(line.text)
@@ -326,4 +327,62 @@ def claims(lines: Sequence[Line]) -> list:
                                    value=quantity(match.group("v"), kind, line=line.number),
                                    scenario=scenario, product=PRODUCT, platform=PLATFORM,
                                    comparison=comparison, page=line.page))
+    return found
+
+
+# Statements beyond the key results' numbers: the test date against the dated readings, how
+# long the readings ran, and which fan-out ratio gave the maximum rate. A window is checked
+# only where the report prints readings for the test it speaks of ("Latency measurements are
+# taken over a 5 minute period" has none to check).
+
+def _date(match: re.Match) -> dict:
+    return {"stated_date": iso_date(match.group("phrase"))}
+
+
+def _minutes(match: re.Match) -> dict:
+    minutes = str(number(match.group("minutes")))
+    return {"value": Quantity(f"{match.group('minutes')} minute", minutes, "min")}
+
+
+def _ratio_named(match: re.Match) -> dict:
+    return {"concurrency_kind": "fanout_ratio", "concurrency": _ratio(match.group("ratio"), None)}
+
+
+DATE_WORDINGS = [
+    Wording(re.compile(r"Test date: (?P<phrase>[A-Z][a-z]+ \d{1,2}, \d{4})"), "date", "on",
+            {"compared": "readings"}, _date),
+]
+# Said of the test a section is about (its heading: "## FANOUT.SEC", "## PERSISTENT.MPW").
+TEST_WORDINGS = [
+    Wording(re.compile(rf"measurements were taken over an? (?P<minutes>{COUNT}) minute period", re.I),
+            "window", "approx", {"compared": "readings"}, _minutes),
+    # "The maximum MQTT QoS 0 message rate was achieved with a fanout ratio of 1:10": the rate
+    # out of the appliance (the rate a fan-out test delivers; the key results' "publish over
+    # 15M messages per second" is FANOUT's egress rate).
+    Wording(re.compile(r"The (?P<phrase>maximum [\w ]*message rate) was achieved with a fanout "
+                       r"ratio of (?P<ratio>1:\d+)"), "best", "highest",
+            {"metric": "egress_msg_rate", "compared": "configurations"}, _ratio_named),
+]
+_TEST_HEADING = re.compile(r"^[#*\s]*(?P<name>[A-Z]{3,}(?:\.[A-Z]{3,})?)[*\s]*$")
+
+
+def statements(lines: Sequence[Line], observations: Sequence[Observation]) -> list[Claim]:
+    """Dates, windows and superlatives of the prose, each with its sentence and line."""
+    dated = {o.scenario for o in observations if o.observed_at}
+    fixed = {"product": PRODUCT, "platform": PLATFORM}
+    found: list[Claim] = []
+    test = None
+    for line in lines:
+        text = clean_text(strip_tags(line.text))
+        heading = _TEST_HEADING.match(text)
+        if heading:
+            test = _test_case_name(heading.group("name"))
+            continue
+        for sentence in sentences(text.replace("**", "")):
+            found.extend(find(line, sentence, DATE_WORDINGS, **fixed))
+            if test is None:
+                continue
+            for claim in find(line, sentence, TEST_WORDINGS, scenario=test, **fixed):
+                if claim.kind != "window" or test in dated:
+                    found.append(claim)
     return found

@@ -104,12 +104,18 @@ class Observation:
 
 @dataclass(frozen=True)
 class Claim:
-    """A number the report states in prose, to be checked against its tables."""
+    """A statement of the report's prose, to be checked against its tables.
+
+    ``kind`` says what sort of statement it is (`ingest.prose.CLAIM_KINDS`): a number
+    about a row ("value", the original claims), or a statement without a number to
+    compare - a count of what the tables hold, an ordering between named tests, a
+    superlative, a trend, a measurement window or a date.
+    """
 
     line: int
-    text: str  # the sentence fragment that states it
-    metric: str
-    value: Quantity
+    text: str  # the sentence (or for value claims the fragment) that states it
+    metric: str | None  # what is compared; None for counts, windows and dates of no one metric
+    value: Quantity | None  # the number stated; None where the statement has none
     scenario: str | None = None
     platform: str | None = None
     product: str | None = None
@@ -120,11 +126,19 @@ class Claim:
     # approx: about the value; over / under: more / less than it; max_copies: the rate with
     # enough copies to fill the machine (at least any single table row); ratio_approx /
     # ratio_over: this row's value divided by the relative row's; overhead_pct: how much
-    # faster the relative row is, in percent of this row.
+    # faster the relative row is, in percent of this row. Other kinds: `ingest.prose`.
     comparison: str = "approx"
     relative_scenario: str | None = None  # the row compared against, where it differs
     relative_concurrency: Quantity | None = None
     page: int | None = None
+    kind: str = "value"
+    compared: str | None = None  # what is counted, ranked or varied (`ingest.prose.COMPARED`)
+    quantifier: str = "all"  # all | most (a hedged "typically") | each (every scenario)
+    scope: str | None = None  # counts of tables: the table-title prefix counted under
+    relative_persistent: bool | None = None  # orderings: the other side's persistence
+    relative_concurrency_kind: str | None = None  # orderings: the other side's concurrency kind
+    stated_date: str | None = None  # dates: ISO yyyy-mm-dd
+    phrase: str | None = None  # the words that state a claim without a number (its printed value)
 
 
 @dataclass(frozen=True)

@@ -1,107 +1,538 @@
-"""Submitted results in the CSV template (one row per measured configuration).
+"""The submission reader: a CSV in the submission template, read by DuckDB into raw_ rows.
 
-Columns (header on line 1, blank where not measured, extra columns allowed):
+The template's columns, units and vocabulary are `ingest.vocabulary`'s (one row per measured
+configuration, header on the first line, blank where not measured, extra columns allowed).
+This is the one reader of submitted CSVs: the build reads a filed submission with it and
+`perfwh check` reads a new one with it, into the same raw_ tables the report parsers fill, so
+that every later layer and rule treats a submission and a report alike.
 
-    product, product_version, platform, server_cores, scenario, message_size_bytes,
-    persistent, concurrency_kind, concurrency, replicas, msg_rate, cpu_busy_pct,
-    cpu_ms_per_msg
+It is SQL-native so that a million rows stay fast: DuckDB reads the file (`stage`), one query
+checks every cell against the vocabulary, and the valid cells become the raw layer's rows
+(`sub_*` temporary tables, shaped like raw_observations, raw_products, ...). A cell that cannot
+be read is not an exception but a row of ``sub_rejects`` (line, column, value, what was
+expected), which the rules report; only a file that is not a CSV of the template at all (no
+template header, undecodable bytes, a folder) raises ParseError.
 
-Units are the warehouse's: msgs/s, percent, CPU milliseconds per message, bytes. This
-module is the template's one definition: `perfwh check` reads the same columns straight
-into DuckDB (fast for a million rows), the build reads a filed submission through `parse`.
+Excel exports are read as they come: UTF-8 with or without a byte-order mark, UTF-16 with a
+byte-order mark, Windows-1252 (Latin-1) text, comma, semicolon or tab separated. What was
+assumed is said in ``CsvFormat.note``.
 """
 from __future__ import annotations
 
+import codecs
 import csv
+import io
 import re
+import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from .records import Line, Observation, ParsedReport, ParseError, Quantity, Scenario, SourceTable
-from .units import quantity
+from .records import ParseError
+from .units import NUMBER_PATTERN, UNITS
+from .vocabulary import (CONCURRENCY_KINDS, METRIC_COLUMNS, NON_PERSISTENT_WORDS,
+                         PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS,
+                         allowed_tshirts)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
-KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
-               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
-# metric column -> quantity kind; the printed cell is in the canonical unit already.
-METRIC_COLUMNS = {"msg_rate": "rate", "cpu_busy_pct": "percent", "cpu_ms_per_msg": "cpu_cost"}
-COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
-METRIC_UNITS = {"rate": "", "percent": "", "cpu_cost": "ms"}
-TRUE_WORDS = ("true", "yes", "y", "1", "persistent")
-FALSE_WORDS = ("false", "no", "n", "0", "non-persistent", "non persistent")
-TABLE_TITLE = "submission"
-SIGNATURE = (r"^\ufeff?product,",)
+COLUMNS = TEMPLATE_COLUMNS
+TABLE_KEY = "submission"
+TABLE_TITLE = "Submitted results"
+DELIMITERS = (",", ";", "\t")
+_CHUNK = 1 << 22
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+@dataclass
+class CsvFormat:
+    """What `sniff` found out about a CSV file before DuckDB reads it."""
+    path: Path
+    encoding: str                 # a Python codec name
+    delimiter: str
+    header: list[str]             # the header's column names, stripped
+    line_count: int               # lines in the file (a last line without newline counts)
+    quoted: bool                  # a double quote occurs (a quoted cell may span lines)
+    blank_lines: bool             # an empty line occurs (DuckDB skips those)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def note(self) -> str | None:
+        return "; ".join(self.notes) or None
 
 
-def product_key(product: str, version: str) -> str:
-    return slug(f"{product} {version}")
+def _decoder_for(head: bytes) -> tuple[str, str | None]:
+    """(codec, note) from the first bytes: a byte-order mark, or NUL bytes (UTF-16)."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig", None
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16", "read as UTF-16 text (a byte-order mark says so), as Excel's 'Unicode text' exports"
+    if b"\x00" in head:
+        raise ParseError("contains NUL bytes but no UTF-16 byte-order mark: a binary file, or "
+                         "UTF-16 text without its byte-order mark", 1,
+                         expected="a CSV saved as UTF-8, UTF-16 (with BOM) or Windows-1252 text")
+    return "utf-8", None
 
 
-def persistent_value(cell: str, line: int) -> bool | None:
-    text = cell.strip().lower()
-    if text == "":
-        return None
-    if text in TRUE_WORDS:
-        return True
-    if text in FALSE_WORDS:
-        return False
-    raise ParseError(f"persistent is {cell!r}", line, expected="true/false, yes/no or blank")
+def sniff(path: Path) -> CsvFormat:
+    """Encoding, separator, header and line facts of a CSV, read in chunks (any size)."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        head = handle.read(4096)
+    codec, note = _decoder_for(head)
+    notes = [note] if note else []
+    try:
+        facts = _scan(path, codec)
+    except UnicodeDecodeError as err:
+        if codec != "utf-8":
+            raise ParseError(f"not valid {codec} text ({err.reason})", None,
+                             expected="a CSV saved as UTF-8, UTF-16 (with BOM) or Windows-1252 text") from None
+        codec = "cp1252"
+        notes.append("not UTF-8: read as Windows-1252 (Latin-1) text, as Excel on Windows saves CSV")
+        try:
+            facts = _scan(path, codec)
+        except UnicodeDecodeError:  # bytes Windows-1252 leaves undefined
+            codec = "latin-1"
+            facts = _scan(path, codec)
+    first_line, line_count, quoted, blank = facts
+    if not first_line.strip():
+        raise ParseError("the file is empty" if line_count <= 1 else "the first line is empty", 1,
+                         expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS))
+    delimiter = _delimiter(first_line)
+    if delimiter != ",":
+        notes.append(f"{'semicolon' if delimiter == ';' else 'tab'}-separated")
+    header = [h.strip().strip('"').strip() for h in next(csv.reader([first_line], delimiter=delimiter))]
+    return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes)
+
+
+def _scan(path: Path, codec: str) -> tuple[str, int, bool, bool]:
+    """(first line, line count, has a double quote, has an empty line), decoding as it goes."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    first, lines, quoted, blank, previous, empty = None, 0, False, False, "\n", True
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_CHUNK)
+            text = decoder.decode(chunk, final=not chunk)
+            if text:
+                empty = False
+                if first is None or "\n" not in first:
+                    first = (first or "") + text
+                quoted = quoted or '"' in text
+                joined = previous + text
+                blank = blank or bool(re.search(r"\n\r?\n", joined))
+                lines += text.count("\n")
+                previous = text[-2:]
+            if not chunk:
+                break
+    first = (first or "").split("\n", 1)[0].rstrip("\r").lstrip("\ufeff")
+    if not empty and not previous.endswith("\n"):
+        lines += 1  # a last line without a newline
+    return first, lines, quoted, blank
+
+
+def _delimiter(header_line: str) -> str:
+    """The separator that splits the header into the most template columns."""
+    def hits(d: str) -> int:
+        names = {c.strip().strip('"').strip().lower() for c in header_line.split(d)}
+        return len(names & set(TEMPLATE_COLUMNS))
+    return max(DELIMITERS, key=lambda d: (hits(d), d == ","))
+
+
+def looks_like_submission(path: Path) -> bool:
+    """A CSV whose first line is (most of) the template header."""
+    try:
+        fmt = sniff(path)
+    except (ParseError, OSError):
+        return Path(path).suffix.lower() == ".csv"
+    return len(set(fmt.header) & set(TEMPLATE_COLUMNS)) >= len(REQUIRED_COLUMNS) or \
+        Path(path).suffix.lower() == ".csv"
 
 
 def header_problem(header: Sequence[str]) -> str | None:
-    missing = [c for c in COLUMNS if c not in [h.strip().lstrip("\ufeff") for h in header]]
-    return f"missing columns {', '.join(missing)}" if missing else None
+    names = [h.strip().lstrip("\ufeff") for h in header]
+    missing = [c for c in TEMPLATE_COLUMNS if c not in names]
+    if missing:
+        return f"missing columns {', '.join(missing)}"
+    twice = sorted({c for c in names if c and names.count(c) > 1})
+    if twice:
+        return f"columns named twice: {', '.join(twice)}"
+    return None
 
 
-def parse(lines: Sequence[Line]) -> ParsedReport:
-    """Rows of a filed CSV submission as observations (one per metric cell)."""
-    if not lines or not lines[0].text.strip():
-        raise ParseError("the file is empty", 1, expected=DESCRIPTION)
-    reader = csv.reader([line.text for line in lines])
-    header = [h.strip().lstrip("\ufeff") for h in next(reader)]
-    problem = header_problem(header)
-    if problem:
-        raise ParseError(problem, lines[0].number, expected="the header " + ",".join(COLUMNS))
-    report = ParsedReport(family=FAMILY)
-    report.tables.append(SourceTable(TABLE_TITLE, "Submitted results", lines[0].number, "throughput"))
-    scenarios: set[str] = set()
-    for index, cells in enumerate(reader, start=1):
-        line = lines[index] if index < len(lines) else lines[-1]
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) < len(header):
-            raise ParseError(f"row has {len(cells)} cells", line.number,
-                             expected=f"{len(header)} cells as in the header")
-        row = dict(zip(header, (c.strip() for c in cells)))
-        for key in ("product", "product_version", "platform", "scenario"):
-            if not row[key]:
-                raise ParseError(f"{key} is blank", line.number, expected=f"a {key}")
-        scenarios.add(row["scenario"])
-        common = dict(
-            table_key=TABLE_TITLE, row_line=line.number,
-            product=product_key(row["product"], row["product_version"]),
-            platform=slug(row["platform"]), scenario=row["scenario"],
-            message_size=quantity(row["message_size_bytes"], "size", line=line.number)
-            if row["message_size_bytes"] else None,
-            persistent=persistent_value(row["persistent"], line.number),
-            concurrency_kind=row["concurrency_kind"] or None,
-            concurrency=Quantity(row["concurrency"], row["concurrency"], "")
-            if row["concurrency"] else None,
-            replicas=int(row["replicas"]) if row["replicas"].isdigit() else None)
-        if row["concurrency"]:
-            quantity(row["concurrency"], "count", line=line.number)  # a number, or an error
-        for metric, kind in METRIC_COLUMNS.items():
-            if row[metric]:
-                report.observations.append(Observation(
-                    metric=metric, value=quantity(row[metric], kind, METRIC_UNITS[kind],
-                                                  line=line.number), **common))
-    if not report.observations:
-        raise ParseError("no measured values", lines[0].number,
-                         expected="at least one row with msg_rate, cpu_busy_pct or cpu_ms_per_msg")
-    report.scenarios.extend(Scenario(name, None, None, None, "Submitted results")
-                            for name in sorted(scenarios))
-    return report
+# -- reading into DuckDB ---------------------------------------------------------------------
+
+@dataclass
+class Staged:
+    """A submission read into temporary tables of a DuckDB connection."""
+    source: str
+    format: CsvFormat
+    rows: int            # data rows (blank rows not counted)
+    observations: int    # numbers that will enter the warehouse
+    rejects: int         # cells or rows that could not be read
+
+    RELATIONS = {"raw_observations": "sub_observations", "raw_products": "sub_products",
+                 "raw_platforms": "sub_platforms", "raw_scenarios": "sub_scenarios",
+                 "raw_tables": "sub_tables", "raw_tshirts": "sub_tshirts",
+                 "raw_rejects": "sub_rejects"}
+
+
+def _q(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _line_map(fmt: CsvFormat) -> list[int] | None:
+    """Line of each data record when records and lines do not correspond one to one (a quoted
+    cell spanning lines, or empty lines DuckDB skips); None when record n is on line n + 1."""
+    if not fmt.quoted and not fmt.blank_lines:
+        return None
+    starts = []
+    with open(fmt.path, encoding=fmt.encoding, newline="") as handle:
+        reader = csv.reader(handle, delimiter=fmt.delimiter)
+        next(reader, None)
+        line = reader.line_num
+        for cells in reader:
+            if cells:  # the csv module gives [] for an empty line, as DuckDB skips it
+                starts.append(line + 1)
+            line = reader.line_num
+    return starts
+
+
+def _utf8_copy(fmt: CsvFormat, directory: str) -> Path:
+    """The file re-encoded as UTF-8, for DuckDB (which reads UTF-8)."""
+    target = Path(directory) / "submission-utf8.csv"
+    with open(fmt.path, encoding=fmt.encoding, newline="") as src, \
+            open(target, "w", encoding="utf-8", newline="") as dst:
+        while True:
+            block = src.read(_CHUNK)
+            if not block:
+                break
+            dst.write(block)
+    return target
+
+
+SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
+
+
+def stage(con, path: Path, source: str, fmt: CsvFormat | None = None) -> Staged:
+    """Read the CSV at ``path`` into temporary tables ``sub_*`` of ``con`` (see
+    `Staged.RELATIONS`), naming its rows ``source``. Raises ParseError (with the file) for a
+    file that is not a CSV of the template; cells that cannot be read go to sub_rejects."""
+    path = Path(path)
+    try:
+        fmt = fmt or sniff(path)
+        problem = header_problem(fmt.header)
+        if problem:
+            raise ParseError(problem, 1, expected="the submission template header "
+                             + ",".join(TEMPLATE_COLUMNS))
+        lines = _line_map(fmt)
+        with tempfile.TemporaryDirectory(prefix="perfwh-csv-") as tmp:
+            readable = path if fmt.encoding in ("utf-8", "utf-8-sig") else _utf8_copy(fmt, tmp)
+            _read_cells(con, readable, fmt, lines)
+    except ParseError as err:
+        raise err.located(str(path)) from None
+    except UnicodeDecodeError as err:
+        raise ParseError(f"not valid {fmt.encoding if fmt else 'UTF-8'} text: {err.reason}", None,
+                         str(path), expected="a CSV saved as UTF-8, UTF-16 or Windows-1252") from None
+    rows = con.sql("SELECT count(*) FROM sub_cells").fetchall()[0][0]
+    if rows == 0:
+        raise ParseError("no data rows below the header", 1, str(path),
+                         expected="one row per measured configuration")
+    _check_cells(con, source, fmt)
+    _raw_rows(con, source)
+    observations = con.sql("SELECT count(*) FROM sub_observations").fetchall()[0][0]
+    rejects = con.sql("SELECT count(*) FROM sub_rejects").fetchall()[0][0]
+    return Staged(source, fmt, rows, observations, rejects)
+
+
+def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) -> None:
+    """sub_cells: every data record's template cells, trimmed (blank as NULL), with its line.
+    ``lines``: each record's line where records and lines differ (see `_line_map`)."""
+    names = fmt.header + [f"_spare_{i}" for i in range(SPARE_CELLS)]
+    named = [n if n else f"_unnamed_{i}" for i, n in enumerate(names)]
+    columns = "{" + ", ".join(f"{_q(n)}: 'VARCHAR'" for n in named) + "}"
+    template = ", ".join(f"nullif(trim({_ident(c)}), '') AS {c}" for c in TEMPLATE_COLUMNS)
+    spare = " OR ".join(f"nullif(trim({_ident(f'_spare_{i}')}), '') IS NOT NULL"
+                        for i in range(SPARE_CELLS))
+    # Rows whose every cell is blank (Excel's ",,,,") are not measurements.
+    any_cell = " OR ".join(f"{c} IS NOT NULL" for c in TEMPLATE_COLUMNS)
+    if lines is None:
+        line_of, join = "record + 1", ""
+    else:
+        import pyarrow as pa
+
+        con.register("_sub_lines", pa.table({"record": list(range(1, len(lines) + 1)), "line": lines}))
+        line_of, join = "l.line", "JOIN _sub_lines l USING (record)"
+    try:
+        con.sql(f"""
+            CREATE OR REPLACE TEMP TABLE sub_cells AS
+            SELECT * FROM (
+                SELECT CAST({line_of} AS INTEGER) AS line, {template}, ({spare}) AS extra_cells
+                FROM (SELECT *, row_number() OVER () AS record
+                      FROM read_csv({_q(str(readable))}, auto_detect = false, header = true,
+                                    columns = {columns}, delim = {_q(fmt.delimiter)}, quote = '"',
+                                    escape = '"', null_padding = true, parallel = false,
+                                    strict_mode = false, all_varchar = true)) r {join})
+            WHERE {any_cell} OR extra_cells""")
+    except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
+        first = str(err).strip().splitlines()[0]
+        match = re.search(r"[Ll]ine:?\s*(\d+)", first)
+        raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,
+                         expected=f"{DESCRIPTION}, separated by {fmt.delimiter!r}") from None
+    finally:
+        if lines is not None:
+            con.unregister("_sub_lines")
+
+
+def _list(values) -> str:
+    return "[" + ", ".join(_q(v) for v in values) + "]"
+
+
+def _split_sql(column: str, default_token: str) -> tuple[str, str]:
+    """SQL splitting a cell that holds a number and perhaps a unit token ("476.71 μs", "460K",
+    "2kB") into (the number as printed, the unit token); a bare number is in the unit of
+    ``default_token``; NULL number: not such a cell. Plain digits skip the regex (the common
+    case, a million times over)."""
+    plain = f"ltrim({column}, '0123456789.') = '' AND {column} <> ''"
+    parts = f"regexp_extract({column}, '^({NUMBER_PATTERN})\\s*(\\S*)$', ['n', 'u'])"
+    number = f"CASE WHEN {plain} THEN {column} ELSE nullif({parts}.n, '') END"
+    token = f"CASE WHEN {plain} OR {parts}.u = '' THEN {_q(default_token)} ELSE {parts}.u END"
+    return number, token
+
+
+def _value_sql(number: str, token: str, quantity: str) -> str:
+    """SQL for the value in canonical units of a split cell (NULL: no number, unknown unit)."""
+    factors = " ".join(f"WHEN {_q(t)} THEN {f}" for t, (_u, f) in UNITS[quantity].items())
+    return f"TRY_CAST(replace({number}, ',', '') AS DOUBLE) * CASE {token} {factors} END"
+
+
+def _check_cells(con, source: str, fmt: CsvFormat) -> None:
+    """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
+    sub_rows: the rows whose keys are all readable."""
+    number = f"^(?:{NUMBER_PATTERN})$"
+    size_tokens = [t for t in UNITS["size"] if t]
+    tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
+    tshirt_case = " ".join(f"WHEN {_q(w)} THEN {_q(n)}" for w, n in sorted(tshirt_words.items()))
+    kinds = sorted(CONCURRENCY_KINDS)
+    size_number, size_token = _split_sql("message_size_bytes", "")
+    split = [f"{size_number} AS size_number", f"{size_token} AS size_unit"]
+    typed = [f"{_value_sql('size_number', 'size_unit', 'size')} AS size_bytes"]
+    problems_sql = []
+    for m in METRIC_COLUMNS.values():
+        m_number, m_token = _split_sql(m.name, m.token)
+        split += [f"{m_number} AS {m.name}_number", f"{m_token} AS {m.name}_unit"]
+        typed.append(f"{_value_sql(f'{m.name}_number', f'{m.name}_unit', m.quantity)} AS {m.name}_value")
+        high = f" OR {m.name}_value > {m.high}" if m.high is not None else ""
+        problems_sql.append(f"""
+            CASE WHEN {m.name} IS NULL THEN NULL
+                 WHEN {m.name}_value IS NULL OR NOT isfinite({m.name}_value)
+                 THEN printf('%s is not a number as a report prints one', {_q(m.name)})
+                 WHEN {m.name}_value <= {m.low}{high} THEN printf('%s is out of range', {_q(m.name)})
+            END AS {m.name}_problem""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_checked AS
+        WITH split AS (
+            SELECT c.*, {', '.join(split)},
+                   lower(persistent) AS persistent_word,
+                   CASE lower(concurrency) {tshirt_case} END AS tshirt_name
+            FROM sub_cells c),
+        typed AS (SELECT *, {', '.join(typed)} FROM split)
+        SELECT t.*,
+            CASE WHEN message_size_bytes IS NULL THEN NULL
+                 WHEN size_bytes IS NULL OR NOT isfinite(size_bytes) THEN 'message_size_bytes is not a message size'
+                 WHEN size_bytes <= 0 THEN 'message_size_bytes is not positive'
+                 WHEN size_bytes <> round(size_bytes) THEN 'message_size_bytes is not a whole number of bytes'
+            END AS size_problem,
+            CASE WHEN persistent IS NULL OR list_contains({_list(PERSISTENT_WORDS + NON_PERSISTENT_WORDS)},
+                                                          persistent_word) THEN NULL
+                 ELSE 'persistent is not a persistence' END AS persistent_problem,
+            CASE WHEN concurrency_kind IS NULL OR list_contains({_list(kinds)}, concurrency_kind) THEN NULL
+                 ELSE 'concurrency_kind is not a concurrency kind' END AS kind_problem,
+            CASE WHEN concurrency IS NULL THEN
+                      CASE WHEN concurrency_kind = 'tshirt'
+                           THEN 'concurrency is blank, but the kind tshirt needs a T-shirt name' END
+                 WHEN concurrency_kind IS NULL THEN 'concurrency is given without a concurrency_kind'
+                 WHEN concurrency_kind = 'tshirt' AND tshirt_name IS NULL THEN 'concurrency is not a T-shirt size'
+                 WHEN concurrency_kind <> 'tshirt' AND NOT (regexp_full_match(concurrency, '{number}')
+                      AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > 0)
+                 THEN 'concurrency is not a positive number'
+            END AS concurrency_problem,
+            CASE WHEN server_cores IS NULL OR (regexp_full_match(server_cores, '^[0-9]+$')
+                                               AND TRY_CAST(server_cores AS BIGINT) > 0) THEN NULL
+                 ELSE 'server_cores is not a positive whole number' END AS cores_problem,
+            CASE WHEN replicas IS NULL OR (regexp_full_match(replicas, '^[0-9]+$')
+                                           AND TRY_CAST(replicas AS BIGINT) > 0) THEN NULL
+                 ELSE 'replicas is not a positive whole number' END AS replicas_problem,
+            {', '.join(problems_sql)}
+        FROM typed t""")
+    expected = {
+        "message_size_bytes": "bytes as a whole number, or a number with one of the units "
+                              + ", ".join(size_tokens) + " (1k = 1024)",
+        "persistent": "one of " + ", ".join(PERSISTENT_WORDS + NON_PERSISTENT_WORDS) + ", or blank",
+        "concurrency_kind": "one of " + ", ".join(kinds) + ", or blank",
+        "concurrency": "a positive number, or for concurrency_kind tshirt one of " + allowed_tshirts(),
+        "server_cores": "a positive whole number, or blank",
+        "replicas": "a positive whole number, or blank",
+    }
+    key_problems = [("message_size_bytes", "size_problem"), ("persistent", "persistent_problem"),
+                    ("concurrency_kind", "kind_problem"), ("concurrency", "concurrency_problem"),
+                    ("server_cores", "cores_problem"), ("replicas", "replicas_problem")]
+    cells = key_problems + [(m, f"{m}_problem") for m in METRIC_COLUMNS]
+    allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
+                                                   + ", ".join(t for t in UNITS[m.quantity] if t) + ")")
+                              for m in METRIC_COLUMNS.values()}}
+    selects = [f"""SELECT line, {_q(col)} AS column_name, {col} AS printed_value, {prob} AS problem,
+                          {_q(allowed[col])} AS expected, 'unreadable' AS kind
+                   FROM sub_checked WHERE {prob} IS NOT NULL""" for col, prob in cells]
+    for col in REQUIRED_COLUMNS:
+        selects.append(f"""SELECT line, {_q(col)}, NULL, {_q(col + ' is blank')}, {_q('a ' + col)},
+                                  'missing' FROM sub_checked WHERE {col} IS NULL""")
+    any_metric = " OR ".join(f"{m} IS NOT NULL" for m in METRIC_COLUMNS)
+    selects.append(f"""SELECT line, NULL, NULL, 'the row has no measured value',
+                              {_q('at least one of ' + ', '.join(METRIC_COLUMNS))}, 'missing'
+                       FROM sub_checked WHERE NOT ({any_metric})""")
+    selects.append(f"""SELECT line, NULL, NULL, 'the row has more cells than the header',
+                              {_q(f'{len(fmt.header)} cells, as in the header')}, 'unreadable'
+                       FROM sub_checked WHERE extra_cells""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_rejects AS
+        SELECT {_q(source)} AS source, line, column_name, printed_value, problem, expected, kind
+        FROM ({' UNION ALL '.join(selects)})
+        ORDER BY line, column_name NULLS FIRST, problem""")
+    bad_key = " OR ".join(f"{p} IS NOT NULL" for _c, p in key_problems)
+    required = " OR ".join(f"{c} IS NULL" for c in REQUIRED_COLUMNS)
+    # a view, not a copy of a million wide rows: its few readers filter sub_checked themselves
+    con.sql(f"""
+        CREATE OR REPLACE TEMP VIEW sub_rows AS
+        SELECT * FROM sub_checked
+        WHERE NOT ({bad_key} OR {required} OR extra_cells)""")
+
+
+_SLUG = "coalesce(nullif(trim(regexp_replace(lower({}), '[^a-z0-9]+', '-', 'g'), '-'), ''), 'x')"
+
+
+def _raw_rows(con, source: str) -> None:
+    """sub_* relations shaped like the raw_ tables, from the rows whose keys are valid."""
+    src = _q(source)
+    tshirt_cpu = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.cpu_cores)}" for t in TSHIRTS.values())
+    tshirt_memory = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.memory_mib)}" for t in TSHIRTS.values())
+    product_key = _SLUG.format("product || ' ' || product_version")
+    platform_key = _SLUG.format("platform")
+    # Product and platform keys are slugs of the names: computed once per distinct name.
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_keys AS
+        SELECT product, product_version, platform, {product_key} AS product_key,
+               {platform_key} AS platform_key
+        FROM (SELECT DISTINCT product, product_version, platform FROM sub_rows)""")
+    # The row's keys computed once per row, each readable metric cell a raw observation: one
+    # SELECT per metric column, joined by UNION ALL (half the work of a LATERAL (VALUES ...)
+    # unpivot on a million rows). seq orders them by line, then metric, without sorting (gaps
+    # are harmless: fact ids are numbered densely downstream).
+    per_metric = [f"""
+        SELECT {src} AS source, CAST((k.line - 1) * {len(METRIC_COLUMNS)} + {order} AS INTEGER) AS seq,
+               {_q(TABLE_KEY)} AS table_key, k.line AS row_line, NULL::INTEGER AS page,
+               k.product_key, k.platform_key, k.scenario, {_q(m.name)} AS metric,
+               k.{m.name} AS printed_value, replace(k.{m.name}_number, ',', '') AS number,
+               k.{m.name}_unit AS unit, k.message_size_bytes AS size_printed,
+               replace(k.size_number, ',', '') AS size_number, k.size_unit, k.persistent,
+               k.concurrency_kind, k.concurrency AS concurrency_printed, k.concurrency_number,
+               k.replicas, k.tshirt, NULL::VARCHAR AS component, NULL::VARCHAR AS observed_at
+        FROM keyed k WHERE k.{m.name} IS NOT NULL AND k.{m.name}_problem IS NULL"""
+                  for order, m in enumerate(METRIC_COLUMNS.values(), 1)]
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_observations AS
+        WITH keyed AS NOT MATERIALIZED (
+            SELECT line, scenario, message_size_bytes, size_number, size_unit, concurrency_kind,
+                   concurrency,
+                   {", ".join(f"{m}, {m}_number, {m}_unit, {m}_problem" for m in METRIC_COLUMNS)},
+                   key.product_key, key.platform_key,
+                   CASE WHEN persistent_word IS NULL THEN NULL
+                        ELSE list_contains({_list(PERSISTENT_WORDS)}, persistent_word) END AS persistent,
+                   CASE WHEN tshirt_name IS NOT NULL AND concurrency_kind = 'tshirt'
+                        THEN CASE tshirt_name {tshirt_cpu} END
+                        ELSE replace(concurrency, ',', '') END AS concurrency_number,
+                   CAST(replicas AS INTEGER) AS replicas,
+                   CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt
+            FROM sub_rows r
+            JOIN sub_keys key USING (product, product_version, platform))
+        {" UNION ALL ".join(per_metric)}""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_products AS
+        SELECT {src} AS source, product_key, min(product) AS name,
+               min(product) AS short, min(product_version) AS version, NULL::VARCHAR AS fix_pack
+        FROM sub_keys GROUP BY ALL ORDER BY product_key""")
+    # One platform per name; its cores as submitted, or NULL when the rows disagree.
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_platforms AS
+        SELECT {src} AS source, key.platform_key, min(r.platform) AS label,
+               NULL::VARCHAR AS os, NULL::VARCHAR AS hardware, NULL::VARCHAR AS cpu_model,
+               CASE WHEN count(DISTINCT server_cores) = 1 THEN CAST(min(server_cores) AS INTEGER) END AS cores,
+               'as submitted' AS deployment, NULL::VARCHAR AS memory,
+               CASE WHEN count(DISTINCT server_cores) > 1 THEN 'the submission gives several core counts'
+                    WHEN count(server_cores) = 0 THEN 'the submission gives no core count'
+                    ELSE 'cores as submitted' END AS note
+        FROM sub_rows r JOIN sub_keys key USING (product, product_version, platform)
+        GROUP BY ALL ORDER BY platform_key""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_scenarios AS
+        SELECT DISTINCT {src} AS source, scenario AS name, NULL::VARCHAR AS transport,
+               NULL::VARCHAR AS message_domain, NULL::VARCHAR AS flow_style,
+               'Submitted results' AS description
+        FROM sub_rows ORDER BY name""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_tables AS
+        SELECT {src} AS source, {_q(TABLE_KEY)} AS table_key, {_q(TABLE_TITLE)} AS title,
+               'throughput' AS kind, 1 AS heading_line, NULL::INTEGER AS page,
+               NULL::VARCHAR AS note""")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_tshirts AS
+        SELECT {src} AS source, tshirt_name AS name, CASE tshirt_name {tshirt_cpu} END AS cpu_cores,
+               CASE tshirt_name {tshirt_memory} END AS memory_mib, min(line) AS line
+        FROM sub_rows WHERE concurrency_kind = 'tshirt' AND tshirt_name IS NOT NULL
+        GROUP BY ALL ORDER BY name""")
+
+
+def drop_staged(con) -> None:
+    con.sql("DROP VIEW IF EXISTS sub_rows")
+    for name in ("sub_cells", "sub_checked", "sub_keys", *Staged.RELATIONS.values()):
+        con.sql(f"DROP TABLE IF EXISTS {name}")
+
+
+def template_text(example_rows: bool = True) -> str:
+    """The template as a CSV: the header, and one example row per concurrency kind."""
+    out = io.StringIO()
+    write_rows(_examples() if example_rows else [], out)
+    return out.getvalue()
+
+
+def write_rows(rows: list[dict], out) -> None:
+    """Rows (dicts by template column; other keys ignored, None blank) as a template CSV."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(TEMPLATE_COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row.get(c) is None else row[c] for c in TEMPLATE_COLUMNS])
+
+
+def _examples() -> list[dict]:
+    """One plausible row per concurrency kind (numbers that hold together: rate x cost stays
+    within the capacity), so that the template itself checks clean."""
+    base = dict(product="ACE", product_version="13.0.1.0", platform="lab box", server_cores="8",
+                scenario="HTTP XMLNSC ESQL Transformation", message_size_bytes="2048",
+                persistent="false", cpu_busy_pct="")
+    values = {  # kind: (concurrency, replicas, rate, cost in ms)
+        "docker_cores": ("2", "", "1234.5", "1.62"), "tshirt": ("Small", "2", "1180.25", "0.81"),
+        "flow_instances": ("4", "", "2310.0", "1.65"), "execution_groups": ("2", "", "1190.75", "1.64"),
+        "flow_copies": ("", "", "4420.5", "1.7"), "subscribers": ("10", "", "870.0", "2.05"),
+        "destination_list_entries": ("100", "", "95.4", "18.3"),
+        "fanout_ratio": ("10", "", "640.0", "2.6"), "wmq_queue_managers": ("4", "", "3105.0", "1.9")}
+    rows = []
+    for kind in CONCURRENCY_KINDS:
+        concurrency, replicas, rate, cost = values.get(kind, ("1", "", "1000.0", "1.0"))
+        row = dict(base, concurrency_kind=kind, concurrency=concurrency, replicas=replicas,
+                   msg_rate=rate, cpu_ms_per_msg=cost)
+        if kind == "tshirt":
+            row.update(platform="OpenShift", server_cores="")
+        rows.append(row)
+    return rows

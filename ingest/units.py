@@ -24,8 +24,10 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "K": ("bytes", "1024"),
         "kB": ("bytes", "1024"),
         "KB": ("bytes", "1024"),
+        "KiB": ("bytes", "1024"),
         "MB": ("bytes", "1048576"),
         "M": ("bytes", "1048576"),
+        "MiB": ("bytes", "1048576"),
     },
     "rate": {
         "": ("msgs/s", "1"),
@@ -46,7 +48,7 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "s": ("ms", "1000"),
     },
     "percent": {"": ("%", "1"), "%": ("%", "1")},
-    "seconds": {"": ("s", "1"), "s": ("s", "1"), "sec": ("s", "1")},
+    "seconds": {"": ("s", "1"), "s": ("s", "1"), "sec": ("s", "1"), "min": ("s", "60")},
     "microseconds": {"": ("us", "1"), "us": ("us", "1"), "μs": ("us", "1"), "µs": ("us", "1")},
     "volts": {"": ("V", "1"), "V": ("V", "1")},
     "amps": {"": ("A", "1"), "A": ("A", "1")},
@@ -87,8 +89,8 @@ METRICS: dict[str, tuple[str, str]] = {
     "producer_count": ("count", "Producers in the test configuration"),
 }
 
-_NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
-_QUANTITY = re.compile(rf"^\s*(?P<number>{_NUMBER})\s*(?P<unit>[^\d\s.,][^\s]*)?\s*$")
+NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
+_QUANTITY = re.compile(rf"^\s*(?P<number>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s.,][^\s]*)?\s*$")
 
 
 def metric_quantity(metric: str) -> str:
@@ -123,3 +125,9 @@ def quantity(printed: str, kind: str, default_unit: str = "", line: int | None =
 def decimals(number: str) -> int:
     """Digits after the decimal point as printed: the precision of a reading."""
     return len(number.split(".", 1)[1]) if "." in number else 0
+
+
+def half_ulp(number: str) -> float:
+    """Half a unit in the last printed digit (0.4 -> 0.05): how far the true value may lie
+    from a number as printed. schema/10_stg.sql's printed_half_ulp is the same rule in SQL."""
+    return 0.5 * 10 ** -decimals(number)

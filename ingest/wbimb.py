@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .common import AliasMap, ensure_tables, next_nonblank, require_signature, table_rows
-from .records import (Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
+from .prose import COUNT, Wording, count_value, find, number, sentences, statement
+from .records import (Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
                       SourceTable)
 from .text import clean_text, tokens
 from .units import quantity
@@ -47,8 +49,6 @@ PERSIST = {"no": False, "yes": True}
 FORMATS = ("Generic XML", "MRM CWF", "MRM XML", "MRM TDS")
 
 _SECTION = re.compile(r"^(?P<number>10(?:\.\d+)+)\s+(?P<title>\S.*)$")
-_COUNT_WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8, "ten": 10,
-                "one hundred": 100, "one thousand": 1000}
 
 # Headings that name a configuration of another scenario: (pattern, scenario, kind).
 # Section 4 of the report says the parallel-processing tests ran the very complex
@@ -132,11 +132,11 @@ _RENAMED = {
 
 
 def _count(words: str, line: int) -> int:
-    try:
-        return _COUNT_WORDS[words.strip().lower()]
-    except KeyError:
+    count = number(words)
+    if count is None:
         raise ParseError(f"cannot read the count {words!r} in a heading", line,
-                         expected="one of " + ", ".join(_COUNT_WORDS))
+                         expected="a number in digits or words (one, two, ... one thousand)")
+    return count
 
 
 def _configuration(title: str, line: int) -> tuple[str, str, int]:
@@ -173,6 +173,7 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
             _table2(lines, index, report)
     ensure_tables(report, DESCRIPTION, lines[0].number)
     report.claims.extend(claims(lines))
+    report.claims.extend(statements(lines))
     return report
 
 
@@ -338,6 +339,8 @@ _SECTION_SCENARIOS = {
     "FlowOrder Node": "FlowOrder",
     "SWIFT MT543 Messages": "SWIFT MT543",
     "One Subscriber": "Topic Based Routing",
+    "Ten, One Hundred and One Thousand Subscribers": "Topic Based Routing",
+    "Content Based Routing": "Content Based Routing",
     "RouteToLabel Node": "RouteToLabel",
     # Section 4 says these tests ran the very complex compute flow.
     "What Is The Effect Of Using Additional Instances?": "Very Complex Compute",
@@ -350,6 +353,8 @@ _SECTION_KIND = {
     "What Is The Effect Of Using Additional Instances?": "flow_instances",
     "What Is The Effect Of Using Multiple Execution Groups?": "execution_groups",
     "One Subscriber": "subscribers",
+    "Ten, One Hundred and One Thousand Subscribers": "subscribers",
+    "Content Based Routing": "subscribers",
     "RouteToLabel Node": "destination_list_entries",
 }
 _WITH = re.compile(r"\b(?:With|For) (?:a )?(?:(?P<size>\d+KB) )?(?P<persist>non[- ]persistent|persistent)"
@@ -363,7 +368,6 @@ _COPIES = re.compile(r"\((?P<words>\w+) copies of the message flow in total\)|"
 _IMPROVEMENT = re.compile(r"(?P<ratio>\d+(?:\.\d+)?) times improvement in message throughput when "
                           r"using a single compute node for the processing, rather than using 5 nodes")
 _OVERHEAD = re.compile(r"overhead of (?P<value>\d+(?:\.\d+)?)%")
-_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "eight": 8}
 
 
 def _referenced_scenario(name: str, line: Line) -> str:
@@ -377,18 +381,10 @@ def _referenced_scenario(name: str, line: Line) -> str:
                      expected="a section naming one of the chapter-3 tests")
 
 
-def _number_word(text: str) -> int | None:
-    return int(text) if text.isdigit() else _WORD_NUMBERS.get(text.lower())
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[a-z0-9%)])\. (?=[A-Z])", text) if s]
 
 
 def claims(lines: Sequence[Line]) -> list:
     """Claims of chapters 2-4: "approximately N msgs/second", ratios and overheads."""
-    from .records import Claim
-
     found: list[Claim] = []
     title = None
     in_prose = False
@@ -410,8 +406,6 @@ def claims(lines: Sequence[Line]) -> list:
 def _base(line: Line, sentence: str, scenario: str, metric: str, value: str, unit_kind: str,
           comparison: str, size: str | None, persistent: bool | None, kind: str | None,
           count: int | None, **relative):
-    from .records import Claim
-
     return Claim(line=line.number, text=sentence.strip(), metric=metric,
                  value=quantity(value, unit_kind, line=line.number), scenario=scenario,
                  product=PRODUCT, platform=PLATFORM,
@@ -436,7 +430,7 @@ def _line_claims(line: Line, text: str, title: str) -> list:
         return out
     kind = _SECTION_KIND.get(title, "flow_instances")
     size = persistent = None
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         with_ = _WITH.search(sentence)
         if with_:
             size = with_.group("size") or with_.group("size2") or size
@@ -450,7 +444,7 @@ def _sentence_claims(line, sentence, title, scenario, kind, size, persistent) ->
     if _RATIO.search(sentence):
         copies = _COPIES.search(sentence)
         ratio = _RATIO.search(sentence)
-        count = _number_word(copies.group("words") or copies.group("n")) if copies else None
+        count = number(copies.group("words") or copies.group("n")) if copies else None
         if count:
             comparison = "ratio_over" if ratio.group("cmp") == "over" else "ratio_approx"
             out.append(_base(line, sentence, scenario, "msg_rate", ratio.group("ratio"), "ratio",
@@ -486,3 +480,189 @@ def _sentence_claims(line, sentence, title, scenario, kind, size, persistent) ->
         out.append(_base(line, sentence, target, "msg_rate", match.group("value"), "rate", "approx",
                          size, persistent, kind, count))
     return out
+
+
+
+# ---------------------------------------------------------------------------------------
+# Statements of chapters 2 to 6 that the tables confirm or refute without a number to
+# compare: which test is faster or dearer than which, which flow is the best possible, how
+# rates move with size and with subscribers, and how many tests, sizes and CPUs there are.
+
+_STATEMENT_HEADING = re.compile(r"^(?P<number>[2-6](?:\.\d+)*) (?P<title>[A-Z][^\t]*?)\s*$")
+_ONE_COPY = {"concurrency_kind": "flow_instances", "concurrency": Quantity("1", "1", "")}
+
+
+def _named_scenario(words: str) -> str:
+    """The test a phrase names ("topic based routing", "the simple compute node", "Filter").
+    A name no table carries is kept as written: the claim rule then reports that no rows
+    compare what the sentence compares, rather than the statement going unread."""
+    wanted = re.sub(r"\s+(?:node|nodes)$", "", words.strip(), flags=re.I)
+    for name in SCENARIOS:
+        if name.lower() == wanted.lower():
+            return name
+    return wanted
+
+
+def _scenarios_named(subject: str, relative: str):
+    return lambda m: {"scenario": _named_scenario(m.group(subject)),
+                      "relative_scenario": _named_scenario(m.group(relative))}
+
+
+def _verb(m: re.Match) -> dict:
+    return {"comparison": m.group("dir").lower()}
+
+
+# Said of the test the section is about.
+SECTION_WORDINGS = [
+    # 3.1: "The results from this test indicate the best possible message throughput that will
+    # be achieved with a message flow": no other flow, one copy each, is faster.
+    Wording(re.compile(r"indicate the (?P<phrase>best possible message throughput)"), "best",
+            "highest", {"metric": "msg_rate", "compared": "scenarios", **_ONE_COPY}),
+    # "This lower rate in comparison to the non persistent message processing ..."
+    Wording(re.compile(r"This (?P<phrase>lower rate) in comparison to the non persistent"),
+            "order", "lower", {"metric": "msg_rate", "compared": "persistence",
+                               "persistent": True, "relative_persistent": False}),
+    # 3.3.2: "The lower message rate achieved with this compute node compared with the simple
+    # compute node case above"
+    Wording(re.compile(r"The (?P<dir>lower|higher) message rate achieved with this (?:compute )?node "
+                       r"compared with the (?P<other>[\w ]+?) node case"), "order", "lower",
+            {"metric": "msg_rate", "compared": "scenarios"},
+            lambda m: {**_verb(m), "relative_scenario": _named_scenario(m.group("other"))}),
+    # 3.3.4: "it is clearly better to have one node that does the work of several less complex
+    # nodes" - the five daisy-chained complex nodes of 3.3.3, as the sentence before says.
+    Wording(re.compile(r"it is (?P<phrase>clearly better to have one node) that does the work of "
+                       r"several less complex nodes"), "order", "higher",
+            {"metric": "msg_rate", "compared": "scenarios",
+             "relative_scenario": "Multiple Complex Compute"}),
+    # 3.10: "A destination list with 100 entries will require more CPU to process it than a
+    # destination list with one entry."
+    Wording(re.compile(rf"A destination list with (?P<a>{COUNT}) entries will (?P<phrase>require more "
+                       rf"CPU) to process it than a destination list with (?P<b>{COUNT}) entry", re.I),
+            "order", "higher", {"metric": "cpu_ms_per_msg", "compared": "configurations",
+                                "concurrency_kind": "destination_list_entries"},
+            lambda m: {"concurrency": Quantity(m.group("a"), str(number(m.group("a"))), ""),
+                       "relative_concurrency": Quantity(m.group("b"), str(number(m.group("b"))), "")}),
+    # 4.2: "Given greater message throughput was possible with multiple execution groups" (than
+    # with the additional instances of 4.1, the same number of copies)
+    Wording(re.compile(r"[Gg]iven (?P<phrase>greater message throughput) was possible with multiple "
+                       r"execution groups"), "order", "higher",
+            {"metric": "msg_rate", "compared": "configurations",
+             "concurrency_kind": "execution_groups", "relative_concurrency_kind": "flow_instances"}),
+    # 3.9.1.2: "The cost of publishing persistent messages is significantly higher"
+    Wording(re.compile(r"The (?P<phrase>cost of publishing persistent messages is (?:significantly )?"
+                       r"higher)"), "order", "higher",
+            {"metric": "cpu_ms_per_msg", "compared": "persistence", "persistent": True,
+             "relative_persistent": False}),
+    # "The message throughput rate declined with size", "The rate of insert/delete activity
+    # reduced with message size", "As the message size increased, the rate at which messages
+    # were published decreased"
+    Wording(re.compile(r"(?P<phrase>(?:message throughput rate|rate of [\w/ ]+ activity) "
+                       r"(?:declined|reduced|decreased) with (?:message )?size)"), "trend", "falls",
+            {"metric": "msg_rate", "compared": "message_size"}),
+    Wording(re.compile(r"As the message size increased, the (?P<phrase>rate at which messages were "
+                       r"published decreased)"), "trend", "falls",
+            {"metric": "msg_rate", "compared": "message_size"}),
+    # 3.9.1.2: "the processing required to deliver messages to the subscribers rises with the
+    # increasing number of subscribers", "the reported message rate declines with an
+    # increasing number of subscribers"
+    Wording(re.compile(r"processing required to deliver messages to the subscribers (?P<phrase>rises "
+                       r"with the increasing number of subscribers)"), "trend", "rises",
+            {"metric": "cpu_ms_per_msg", "compared": "concurrency", "concurrency_kind": "subscribers"}),
+    Wording(re.compile(r"reported message rate (?P<phrase>declines with an increasing number of "
+                       r"subscribers)"), "trend", "falls",
+            {"metric": "msg_rate", "compared": "concurrency", "concurrency_kind": "subscribers"}),
+    # 3.8.2: "so only one message size was processed"
+    Wording(re.compile(rf"only (?P<n>{COUNT}) message sizes? (?:was|were) processed"), "count",
+            "exactly", {"compared": "message_sizes"}),
+]
+# Statements that name what they compare, wherever they stand.
+REPORT_WORDINGS = [
+    # 3: "CPU utilizations lower than 28% on a 4 CPU machine would indicate ..."
+    Wording(re.compile(rf"on an? (?P<n>{COUNT}) CPU machine"), "count", "exactly",
+            {"compared": "cores"}),
+    # 3.9.2: "it is possible to achieve greater message throughput using topic based routing
+    # when compared with content based routing"
+    Wording(re.compile(r"(?P<phrase>greater message throughput) using (?P<subject>[\w ]+?) when "
+                       r"compared with (?P<other>[\w ]+?)(?:\.|$)"), "order", "higher",
+            {"metric": "msg_rate", "compared": "scenarios"}, _scenarios_named("subject", "other")),
+    # 6.2: "Use of Topic based routing with Publish/Subscribe is more efficient than Content
+    # based routing from a message throughput perspective"
+    Wording(re.compile(r"Use of (?P<subject>[\w ]+?) with Publish/Subscribe is (?P<phrase>more "
+                       r"efficient) than (?P<other>[\w ]+?) from a message throughput perspective"),
+            "order", "higher", {"metric": "msg_rate", "compared": "scenarios"},
+            _scenarios_named("subject", "other")),
+    # 3.10: "a RouteToLabel node is more expensive to process than a single Filter node" - the
+    # Filter test ran one copy of its flow
+    Wording(re.compile(r"a (?P<subject>\w+) node is (?P<phrase>more expensive to process) than a "
+                       r"single (?P<other>\w+) node"), "order", "higher",
+            {"metric": "cpu_ms_per_msg", "compared": "scenarios",
+             "relative_concurrency_kind": "flow_instances",
+             "relative_concurrency": Quantity("1", "1", "")}, _scenarios_named("subject", "other")),
+    # 6.1: "Higher message rates can be obtained with non persistent messages compared with
+    # persistent messages."
+    Wording(re.compile(r"(?P<phrase>Higher message rates) can be obtained with non persistent "
+                       r"messages compared with persistent messages"), "order", "higher",
+            {"metric": "msg_rate", "compared": "persistence", "persistent": False,
+             "relative_persistent": True}),
+]
+# Statements over two sentences of a paragraph. 3: "the Filter node can be used to ... route
+# messages at a high rate, whilst the aggregation nodes can be used to ... . This coordination
+# is clearly more involved ... and the message rate achieved with the aggregation node is
+# consequently lower."
+PARAGRAPH_WORDINGS = [
+    Wording(re.compile(r"the (?P<other>\w+) node can be used to [^.]*? at a high rate, whilst the "
+                       r"(?P<subject>\w+) nodes [^.]*\. [^.]*?(?P<phrase>message rate achieved with "
+                       r"the \w+ node is consequently (?P<dir>lower|higher))"), "order", "lower",
+            {"metric": "msg_rate", "compared": "scenarios"},
+            lambda m: {**_verb(m), **_scenarios_named("subject", "other")(m)}, quote_match=True),
+]
+# 3.4: "Three tests were run to illustrate different uses of a database node": the tables of
+# the chapter-10 section with the same title ("10.4 Database Node Results").
+TABLES_WORDING = re.compile(rf"(?P<n>{COUNT}) tests were run to illustrate different uses of", re.I)
+
+
+def _results_sections(lines: Sequence[Line]) -> dict[str, str]:
+    """Chapter-10 section number by title: 'Database Node' -> '10.4'."""
+    found = {}
+    for line in lines:
+        match = _SECTION.match(clean_text(line.text))
+        if match and "....." not in line.text:
+            found.setdefault(re.sub(r"\s+Results$", "", match.group("title")), match.group("number"))
+    return found
+
+
+def statements(lines: Sequence[Line]) -> list[Claim]:
+    """Orderings, superlatives, trends and counts of chapters 2 to 6, each with its sentence."""
+    results = _results_sections(lines)
+    fixed = {"product": PRODUCT, "platform": PLATFORM}
+    found: list[Claim] = []
+    title, persistent = None, None
+    for line in lines:
+        text = clean_text(line.text).replace("**", "")
+        heading = _STATEMENT_HEADING.match(text)
+        if heading and "\t" not in line.text:
+            title, persistent = heading.group("title"), None
+            continue
+        if text.startswith("10 Measurement") and "\t" not in line.text:
+            break  # chapter 10 (its entry in the contents has a tab)
+        if title is None or not text:
+            continue
+        scenario = _SECTION_SCENARIOS.get(title)
+        found.extend(find(line, text, PARAGRAPH_WORDINGS, **fixed))
+        for sentence in sentences(text):
+            with_ = _WITH.search(sentence)
+            if with_:  # "With 1KB non persistent messages ...": what the next sentences are about
+                persistent = not with_.group("persist").lower().startswith("non")
+            found.extend(find(line, sentence, REPORT_WORDINGS, **fixed))
+            tables = TABLES_WORDING.search(sentence)
+            if tables and title in results:
+                found.append(statement(line, sentence, "count", "exactly", tables.group(0),
+                                       value=count_value(tables.group("n")), compared="tables",
+                                       scope=results[title] + ".", **fixed))
+            if scenario is None:
+                continue
+            for claim in find(line, sentence, SECTION_WORDINGS, scenario=scenario, **fixed):
+                if claim.kind == "trend" and claim.persistent is None:
+                    claim = replace(claim, persistent=persistent)
+                found.append(claim)
+    return found

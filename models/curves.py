@@ -7,9 +7,8 @@ import math
 
 import duckdb
 
-from perfwh.warehouse import run
-
 from .fit import Fit, distinct_points, fit
+from .tables import query
 
 
 def fit_row(con: duckdb.DuckDBPyConnection, series_id: int) -> dict:
@@ -24,7 +23,7 @@ def fit_row(con: duckdb.DuckDBPyConnection, series_id: int) -> dict:
 def refit(con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = None) -> tuple[Fit, dict]:
     """(the chosen model fitted to the series' usable points, its model_fits row)."""
     row = row or fit_row(con, series_id)
-    points = run(con, """
+    points = query(con, """
         SELECT message_size_bytes, observed_cpu_ms_per_msg FROM model_predictions
         WHERE series_id = ? AND NOT excluded ORDER BY message_size_bytes, source_line""", [series_id])
     x, y = distinct_points([p[0] for p in points], [p[1] for p in points])

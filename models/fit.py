@@ -14,8 +14,9 @@ intervals can be pooled with other series (see ``pooled_sigma``); parameter inte
 Wald intervals with Student's t, prediction intervals add the residual variance to the
 parameter variance at the new size (delta method for the linear model).
 
-numpy and scipy are imported here at module level: import this module only where fitting
-happens (the CLI imports it inside its command functions).
+numpy is imported here at module level, scipy (slow to import) inside the two functions that
+need it: `perfwh check` on a submission without a series to fit does not pay for it. Import
+this module only where fitting happens (the CLI imports it inside its command functions).
 """
 from __future__ import annotations
 
@@ -23,14 +24,17 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import least_squares
-from scipy.special import stdtrit
 
 LINEAR = "linear"
 POWER = "power"
 MODELS = (LINEAR, POWER)
 KIB = 1024.0
 MIN_SIZES = 3  # a series needs three sizes: two to fit each left-out one
+# The wide prediction interval a point's own leave-one-size-out prediction is held to by the
+# model residual rule (rules/model_residual.sql reads it from dq_predictions): outside it, the
+# point is unlikely (1 in 100) to be a measurement of the same cost curve. model_predictions
+# names its limits lower_99 and upper_99.
+WIDE_LEVEL = 0.99
 
 
 class FitError(ValueError):
@@ -41,6 +45,8 @@ def t_quantile(df: float, level: float) -> float | None:
     """Two-sided Student t quantile for a central interval of ``level``; None when df < 1."""
     if df is None or df < 1:
         return None
+    from scipy.special import stdtrit
+
     return float(stdtrit(df, 0.5 + level / 2.0))
 
 
@@ -112,7 +118,8 @@ class Fit:
         v = np.asarray(self.xtx_inv)
         leverage = np.einsum("ij,jk,ik->i", g, v, g)
         half = t * sigma * np.sqrt(1.0 + np.maximum(leverage, 0.0))
-        return np.exp(centre), np.exp(centre - half), np.exp(centre + half)
+        with np.errstate(over="ignore"):  # an interval too wide for a float is infinite
+            return np.exp(centre), np.exp(centre - half), np.exp(centre + half)
 
     def param_intervals(self, sigma: float | None, df: float | None, level: float = 0.95
                         ) -> list[tuple[float, float | None, float | None]]:
@@ -168,6 +175,8 @@ def fit_power(size_bytes, cost_ms) -> Fit:
 
 def fit_linear(size_bytes, cost_ms) -> Fit:
     """cost = fixed_ms + ms_per_kb * KB with fixed_ms, ms_per_kb >= 0, least squares on ln cost."""
+    from scipy.optimize import least_squares
+
     x, y = _prepare(size_bytes, cost_ms)
     u = x / KIB
     logy = np.log(y)
@@ -235,6 +244,8 @@ class LosoPrediction:
     lower: float | None
     upper: float | None
     fit_sizes: tuple[float, ...]
+    lower_wide: float | None = None  # the WIDE_LEVEL interval
+    upper_wide: float | None = None
 
     @property
     def ape_pct(self) -> float:
@@ -269,12 +280,20 @@ def full_fits(size_bytes, cost_ms) -> dict[str, Fit]:
 
 
 def fit_series(size_bytes, cost_ms, other: dict[str, tuple[float, int]] | None = None,
-               level: float = 0.90) -> SeriesFit:
+               level: float = 0.90, robust_other: dict[str, tuple[float, int]] | None = None,
+               ordinary=None) -> SeriesFit:
     """Fit both models to one series and predict every distinct point leaving its size out.
 
     ``other``: per model, (sum of rss, sum of df) of the other series to pool the residual
     variance with (none: the series' own). The model with the smaller leave-one-size-out
     mean absolute percentage error is chosen; on a tie, the linear one.
+
+    The WIDE_LEVEL interval of each left-out point pools with ``robust_other`` instead (the
+    report's series without the outlying ones; default ``other``), unless the fit of the
+    remaining sizes is itself outlying - ``ordinary(its residual SD, model)`` is False - in
+    which case its own variance alone stands: a series with one slipped point then holds that
+    point to the tight curve of the others, while the fits that include the slip get wide
+    intervals and flag nothing else.
     """
     x, y = distinct_points(size_bytes, cost_ms)
     sizes = sorted(set(x.tolist()))
@@ -293,16 +312,24 @@ def fit_series(size_bytes, cost_ms, other: dict[str, tuple[float, int]] | None =
             s, d = pooled_sigma(part.rss, part.df, o_rss, o_df)
             held = ~keep
             centre, lower, upper = part.interval(x[held], s, d, level)
+            if ordinary is None or ordinary(part.own_sigma, model):
+                ws, wd = pooled_sigma(part.rss, part.df, *(robust_other or other).get(model, (0.0, 0)))
+            else:
+                ws, wd = part.own_sigma, part.df
+            _centre, lower_wide, upper_wide = part.interval(x[held], ws, wd, WIDE_LEVEL)
             for i, obs in enumerate(y[held]):
                 preds.append(LosoPrediction(size, float(obs), float(centre[i]),
-                                            None if lower is None else float(lower[i]),
-                                            None if upper is None else float(upper[i]),
-                                            part.sizes))
+                                            _item(lower, i), _item(upper, i), part.sizes,
+                                            _item(lower_wide, i), _item(upper_wide, i)))
         loso[model] = preds
     result = SeriesFit(fits, loso, LINEAR, sigma, dfs)
     mape = {m: result.loso_mape(m) for m in MODELS}
     result.chosen = POWER if mape[POWER] < mape[LINEAR] else LINEAR
     return result
+
+
+def _item(values, i: int) -> float | None:
+    return None if values is None else float(values[i])
 
 
 def loso_lookup(series: SeriesFit, model: str | None = None) -> dict[tuple[float, float], LosoPrediction]:

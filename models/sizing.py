@@ -10,6 +10,12 @@ substring; product exactly; version by leading components ("11" matches 11.0.0.4
 platform, configuration and report by substring. More than one matching series is reported
 with each one's answer, never resolved silently; no matching series is reported with the
 series that exist but could not be fitted, and with similar scenario names.
+
+Findings are respected: a series with error findings on its costs or rates (its points left
+out of the fit), or measured on a platform whose costs carry error findings on more than a
+quarter of its rows (a systematic problem, e.g. ACE 11's Windows CPU accounting), is refused
+unless the question allows flagged series (--allow-flagged); the warning findings on the
+series used are named in the answer's warnings.
 """
 from __future__ import annotations
 
@@ -21,13 +27,15 @@ from pathlib import Path
 
 import duckdb
 
-from perfwh.warehouse import run
-
-from .tables import SERIES_KEYS, config_label, has_table
+from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
 
 LEVEL = 0.90
 DEFAULT_UTILISATION = 0.8
 POOR_ACCURACY_PCT = 20.0
+# A platform of a report with error findings on the costs or rates of more than this share of
+# its rows has a systematic problem: its series are refused even where their own points
+# escaped the findings.
+SYSTEMATIC_SHARE = 0.25
 
 
 class SizingError(RuntimeError):
@@ -51,6 +59,7 @@ class SizeQuery:
     persistent: bool | None = None
     report: str | None = None
     utilisation: float = DEFAULT_UTILISATION
+    allow_flagged: bool = False
 
 
 def parse_size(text: str) -> int:
@@ -119,7 +128,7 @@ def _series_summary(row: dict) -> dict:
 
 
 def _hardware(con, source: str, platform: str) -> str | None:
-    found = run(con, """
+    found = query(con, """
         SELECT pl.hardware, pl.cpu_model, pl.cores, pl.deployment, pl.note
         FROM dim_platform pl JOIN dim_report r USING (report_id)
         WHERE r.source = ? AND pl.platform = ?""", [source, platform])
@@ -150,6 +159,42 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
             "cores_busy": rate * ms / 1000.0, "cpu_ms_per_msg": ms, "cpu_ms_per_msg_low": lo,
             "cpu_ms_per_msg_high": hi, "model": model.model, "model_formula": formula,
             "measured_sizes": [int(s) for s in model.sizes]}
+
+
+@dataclass
+class Flags:
+    """What the findings say about one series: errors (refusal) and warnings, one line each."""
+    errors: list[str]
+    warnings: list[str]
+
+
+def series_flags(con: duckdb.DuckDBPyConnection, fits: list[dict]) -> dict[int, Flags]:
+    """series_id -> the findings on its measurements, and a systematic problem of its
+    platform in its report."""
+    found = findings_on_rows(con)
+    members: dict[int, list[int]] = {}
+    for series_id, mid in query(con, "SELECT series_id, measurement_id FROM model_predictions "
+                                     "ORDER BY series_id, message_size_bytes, source_line"):
+        members.setdefault(series_id, []).append(mid)
+    flagged_rows = {mid for mid, fs in found.items() if any(f["severity"] == "error" for f in fs)}
+    share = {}
+    for source, platform, rows, flagged in query(con, """
+            SELECT source, platform, count(*), count(*) FILTER (WHERE list_contains(?, measurement_id))
+            FROM measurements WHERE cpu_ms_per_msg IS NOT NULL GROUP BY ALL""", [sorted(flagged_rows)]):
+        share[(source, platform)] = (flagged, rows)
+    out = {}
+    for row in fits:
+        mine = [f for mid in members.get(row["series_id"], []) for f in found.get(mid, [])]
+        errors = [f"line {f['source_line']}: {finding_text(f)}" for f in mine if f["severity"] == "error"]
+        flagged, rows = share.get((row["source"], row["platform"]), (0, 0))
+        if rows and flagged > SYSTEMATIC_SHARE * rows:
+            errors.append(f"{flagged} of the {rows} rows measured on {row['platform']} in "
+                          f"{row['source']} have error findings on their costs or rates: a "
+                          "systematic problem of that platform's measurements")
+        warnings = [f"line {f['source_line']}: {finding_text(f)}" for f in mine
+                    if f["severity"] == "warning"]
+        out[row["series_id"]] = Flags(errors, warnings)
+    return out
 
 
 def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
@@ -184,11 +229,23 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
             f"the cores run at {q.utilisation:.0%} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
             "CPU cost per message stays as measured when cores are added (linear scaling)",
             "cores are cores of the measured platform (see hardware)"],
-        "warnings": [], "candidates": [],
+        "warnings": [], "candidates": [], "refused": [],
     }
     warnings = answer["warnings"]
     for r in blocked:
         warnings.append(f"a matching series was not fitted: {r['series_label']}: {r['reason']}")
+    flags = series_flags(con, matched)
+    refused = [] if q.allow_flagged else [r for r in matched if flags[r["series_id"]].errors]
+    for r in refused:
+        warnings.append(f"refused series {r['series_id']} ({r['series_label']}): error findings on "
+                        "its costs (pass --allow-flagged to answer from its usable points): "
+                        + " | ".join(flags[r["series_id"]].errors))
+    matched = [r for r in matched if r not in refused]
+    answer["refused"] = [_series_summary(r) for r in refused]
+    if not matched and refused:
+        warnings.insert(0, f"every matching series has error findings on its costs ({len(refused)} "
+                        "refused): no answer without --allow-flagged")
+        return answer
     if not matched:
         if not _scenario_names(all_names, q.scenario):
             close = difflib.get_close_matches(q.scenario, sorted(all_names), n=5, cutoff=0.4)
@@ -234,6 +291,12 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     else:
         row = matched[0]
     answer.update(estimate(con, row, size_bytes, q.rate, q.utilisation))
+    used = flags[row["series_id"]]
+    if used.errors:
+        warnings.append("answered despite error findings on this series' costs (--allow-flagged): "
+                        + " | ".join(used.errors))
+    if used.warnings:
+        warnings.append("warning findings on this series' points: " + " | ".join(used.warnings))
     answer.update({"series_id": row["series_id"], "series_label": row["series_label"],
                    "series": _series_summary(row),
                    "hardware": _hardware(con, row["source"], row["platform"])})

@@ -1,10 +1,9 @@
-"""perfwh: a performance-results data warehouse for IBM integration middleware reports."""
-from pathlib import Path
+"""perfwh: a performance-results data warehouse for IBM integration middleware reports.
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-RAW_DIR = PROJECT_ROOT / "data" / "raw"
-SOURCES_FILE = RAW_DIR / "sources.yml"
-CURATED_DIR = PROJECT_ROOT / "data" / "curated"
-WAREHOUSE = CURATED_DIR / "warehouse.duckdb"
-SCHEMA_DIR = PROJECT_ROOT / "schema"
-RULES_DIR = PROJECT_ROOT / "rules"
+The packages follow the pipeline, each importing only from those before it:
+``perfwh.core`` (paths, files, shared helpers) -> ``perfwh.warehouse`` (sources, load,
+schema, Parquet) -> ``perfwh.quality`` (rules, Great Expectations, typo repair) ->
+``models`` (the fitting library) -> ``perfwh.stages`` (build, check, add, models stage)
+-> ``perfwh.publish`` (notebooks, website) -> ``perfwh.cli`` (the command).
+``ingest`` (the parsers) sits below all of them.
+"""

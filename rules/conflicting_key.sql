@@ -1,8 +1,12 @@
 -- severity: error
 -- relation: dq_input
--- reason: Within one table each key (product, platform, scenario, message size, persistence,
---   configuration) is measured once. The same key printed again with different numbers
---   means the labels or the numbers of a row are wrong. Flagged on each later row.
+-- repair: tight
+-- summary: one key printed twice in a table with different numbers
+-- reason: Within one table each key (measurement_key: product, version, platform, scenario,
+--   message size, persistence, configuration) is measured once. The same key printed again with different numbers
+--   means the labels or the numbers of a row are wrong. Flagged on each later row. Only the
+--   numbers both rows print are compared: a rate-only row (WBIMB's Tables 1 and 2 style)
+--   and a full row of the same key agree when their rates do.
 WITH batch AS (SELECT * FROM {batch}),
 keyed AS (
     SELECT m.*,
@@ -10,11 +14,12 @@ keyed AS (
            FIRST_VALUE(m.source_line) OVER w AS first_line,
            FIRST_VALUE(m.row_id) OVER w AS first_row,
            FIRST_VALUE(concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed))
-               OVER w AS first_tuple
+               OVER w AS first_tuple,
+           FIRST_VALUE(msg_rate_printed) OVER w AS first_rate,
+           FIRST_VALUE(cpu_busy_pct_printed) OVER w AS first_busy,
+           FIRST_VALUE(cpu_ms_per_msg_printed) OVER w AS first_cost
     FROM batch m
-    WINDOW w AS (PARTITION BY m.world, m.source, m.table_title, m.product, m.product_version,
-                              m.platform, m.scenario, m.message_size_bytes, m.persistent,
-                              m.config_key
+    WINDOW w AS (PARTITION BY m.world, m.source, m.table_title, m.measurement_key
                  ORDER BY m.source_line)
 )
 SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact_id, source,
@@ -26,4 +31,6 @@ SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact
               replace(config_key, '|', ' '), first_line, first_tuple, printed_tuple) AS message,
        first_row AS related_row_id
 FROM keyed
-WHERE subject AND source_line > first_line AND printed_tuple <> first_tuple
+WHERE subject AND source_line > first_line
+  AND (msg_rate_printed <> first_rate OR cpu_busy_pct_printed <> first_busy
+       OR cpu_ms_per_msg_printed <> first_cost)

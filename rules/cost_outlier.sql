@@ -1,5 +1,7 @@
 -- severity: warning
 -- relation: dq_input
+-- repair: band
+-- summary: tables without %CPU: cost per KB against the series' own shape and against the other product, platform or capacity
 -- reason: Where a table has no %CPU (ACE 11, ACE 13) the CPU identity cannot check a cost,
 --   so each cost is compared (a) with its own series: a fixed cost per message plus a cost
 --   per KB means the cost per KB falls as messages grow, so a cost per KB more than FACTOR

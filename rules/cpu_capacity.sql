@@ -1,5 +1,7 @@
 -- severity: error
 -- relation: dq_input
+-- repair: band
+-- summary: rate x CPU cost does not exceed the cores available (Docker limit, T-shirt CPU x replicas, server)
 -- reason: A server cannot use more CPU than it has. Rate x CPU cost is the CPU busy per
 --   second; at its lowest reading within the printed precision it must not exceed the
 --   cores available - the container limit (Docker cores, T-shirt CPU x replicas) or the

@@ -1,5 +1,7 @@
 -- severity: error
 -- relation: dq_input
+-- repair: tight
+-- summary: CPU ms/msg = cores x 1000 x %CPU/100 / rate, in interval arithmetic on the printed precision
 -- reason: The reports define CPU ms/msg = cores x 1000 x (%CPU / 100) / message rate. Each
 --   printed number stands for an interval (a rate printed 0.4 lies in [0.35, 0.45]), so the
 --   cost the other two imply is an interval too; a printed cost outside it means one of the

@@ -1,33 +1,52 @@
 -- severity: error
 -- relation: dq_input
+-- repair: tight
+-- summary: a measurement repeated in another table, or resubmitted, prints the same numbers (the filed number is the suggestion)
 -- reason: A measurement repeated in another table (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1,
 --   Tables 1 and 2 against chapter 10, a multi-replica table repeating its single-replica
---   row, a resubmitted report against the warehouse) must print the same numbers, within
---   the printed precision. Flagged on the later (or submitted) row, per metric.
-WITH batch AS (SELECT * FROM {batch}),
-metrics AS (
-    SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,
-           m.product_version, m.platform, m.scenario, m.message_size_bytes, m.persistent,
-           m.config_key, x.metric, x.value, x.half_ulp, x.printed, x.fact_id
-    FROM batch m,
-         LATERAL (VALUES ('msg_rate', m.msg_rate, m.msg_rate_half_ulp, m.msg_rate_printed, m.msg_rate_fact_id),
-                         ('cpu_busy_pct', m.cpu_busy_pct, m.cpu_busy_pct_half_ulp, m.cpu_busy_pct_printed, m.cpu_busy_pct_fact_id),
-                         ('cpu_ms_per_msg', m.cpu_ms_per_msg, m.cpu_ms_per_msg_half_ulp, m.cpu_ms_per_msg_printed, m.cpu_ms_per_msg_fact_id))
-             AS x(metric, value, half_ulp, printed, fact_id)
-    WHERE x.value IS NOT NULL
+--   row) or resubmitted (a submission's row with the measurement_key of a filed row: the same
+--   product, version, platform, scenario, size, persistence and configuration, case and
+--   spacing aside) must print the same numbers, within the printed precision - rate-only
+--   rows too. Flagged on the later (or submitted) row, per metric. Against a source filed
+--   earlier, the filed number is the suggestion; within one report the typo repair decides.
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
+repeated AS (
+    -- keys printed in more than one table or source: only their rows can disagree (the
+    -- others never meet a partner below, and leaving them out keeps the join small)
+    SELECT world, measurement_key
+    FROM batch
+    GROUP BY world, measurement_key
+    HAVING min(source) <> max(source) OR min(table_title) <> max(table_title)
+), candidates AS (
+    SELECT m.* FROM batch m
+    JOIN repeated r ON r.world = m.world AND r.measurement_key = m.measurement_key
+), metrics AS (
+    -- one row per printed number: each row once per metric, keeping the metric's columns (an
+    -- unpivot every engine reads)
+    SELECT * FROM (
+        SELECT m.world, m.subject, m.row_id, m.filed_order, m.source, m.source_line, m.table_title,
+               m.measurement_key, x.metric,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct
+                    ELSE m.cpu_ms_per_msg END AS value,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_half_ulp
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_half_ulp ELSE m.cpu_ms_per_msg_half_ulp END AS half_ulp,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_printed
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_printed ELSE m.cpu_ms_per_msg_printed END AS printed,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_fact_id
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_fact_id ELSE m.cpu_ms_per_msg_fact_id END AS fact_id
+        FROM candidates m
+        CROSS JOIN (VALUES ('msg_rate'), ('cpu_busy_pct'), ('cpu_ms_per_msg')) AS x(metric)
+    ) WHERE value IS NOT NULL
 ), pairs AS (
     SELECT b.*, a.row_id AS other_row, a.printed AS other_printed, a.source AS other_source, a.source_line AS other_line,
            a.table_title AS other_table,
            ROW_NUMBER() OVER (PARTITION BY b.world, b.row_id, b.metric
-                              ORDER BY a.source, a.source_line) AS nth
+                              ORDER BY a.filed_order, a.source, a.source_line) AS nth
     FROM metrics b
     JOIN metrics a
-      ON a.world = b.world AND a.metric = b.metric AND a.product = b.product
-     AND a.product_version = b.product_version AND a.platform = b.platform
-     AND a.scenario = b.scenario AND a.message_size_bytes IS NOT DISTINCT FROM b.message_size_bytes
-     AND a.persistent IS NOT DISTINCT FROM b.persistent AND a.config_key = b.config_key
+      ON a.world = b.world AND a.metric = b.metric AND a.measurement_key = b.measurement_key
      AND (a.source <> b.source OR a.table_title <> b.table_title)
-     AND (NOT a.subject OR a.source < b.source
+     AND (NOT a.subject OR a.filed_order < b.filed_order
           OR (a.source = b.source AND a.source_line < b.source_line))
     WHERE abs(a.value - b.value) > a.half_ulp + b.half_ulp
 )
@@ -35,6 +54,7 @@ SELECT world, row_id, fact_id, source, source_line, table_title, metric,
        printed AS printed_value,
        printf('%s is %s here but %s for the same test and configuration in %s (%s:%d)',
               metric, printed, other_printed, other_table, other_source, other_line) AS message,
-       other_row AS related_row_id
+       other_row AS related_row_id,
+       CASE WHEN other_source <> source THEN other_printed END AS suggested_value
 FROM pairs
 WHERE subject AND nth = 1

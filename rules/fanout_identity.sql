@@ -1,9 +1,11 @@
 -- severity: error
 -- relation: dq_values
+-- repair: none
+-- summary: egress = ingress x fan-out ratio
 -- reason: In a fan-out test every message in goes out once per subscriber, so the egress
 --   rate is the ingress rate times the fan-out ratio (MessageSight 162K x 100 = 16.2M).
 --   Checked within the printed precision of both rates.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 rates AS (
     SELECT i.world, i.subject, i.source, i.source_line, i.table_title, i.scenario, i.concurrency AS ratio,
            i.value AS ingress, i.value_half_ulp AS ingress_ulp, i.printed_value AS ingress_printed,

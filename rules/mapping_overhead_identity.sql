@@ -1,9 +1,11 @@
 -- severity: error
 -- relation: dq_values
+-- repair: none
+-- summary: WBIMB Table 1's overhead = (ESQL rate - Mapping rate) / Mapping rate
 -- reason: WBIMB Table 1's overhead of the Mapping node is (rate with ESQL - rate with the
 --   Mapping node) / rate with the Mapping node, in percent. The printed overhead must lie
 --   within what the two printed rates allow.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 rows AS (
     SELECT o.world, o.subject, o.fact_id, o.source, o.source_line, o.table_title,
            o.printed_value, o.value, o.value_half_ulp,

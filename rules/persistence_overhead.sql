@@ -1,10 +1,12 @@
 -- severity: warning
 -- relation: dq_input
+-- repair: none
+-- summary: persistent runs are not faster or cheaper than non-persistent ones
 -- reason: Persistent messages are logged to disk, so a persistent run should be no faster
 --   and no cheaper in CPU than the non-persistent run of the same test, size and
 --   configuration. Flagged on the persistent row when it beats the non-persistent one by
 --   more than TOLERANCE (5 %) beyond the printed precision.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS tolerance),
 pairs AS (
     SELECT p.*, n.msg_rate AS np_rate, n.msg_rate_half_ulp AS np_rate_ulp,

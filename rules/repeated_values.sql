@@ -1,5 +1,7 @@
 -- severity: warning
 -- relation: dq_input
+-- repair: none
+-- summary: identical numbers under different labels (significance scaled to the number of row pairs)
 -- reason: Two rows of a report with different labels (scenario, size, persistence,
 --   configuration, product or platform) but every printed number identical are rarely two
 --   measurements; more often a row copied under the wrong labels. Chance coincidences grow
@@ -16,8 +18,7 @@ sized AS (
 tuples AS (
     SELECT m.*,
            concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
-           concat_ws('|', product, product_version, platform, scenario,
-                     CAST(message_size_bytes AS VARCHAR), CAST(persistent AS VARCHAR), config_key) AS row_key
+           measurement_key AS row_key
     FROM sized m, params
     WHERE (msg_rate_printed IS NOT NULL)::INT + (cpu_busy_pct_printed IS NOT NULL)::INT
           + (cpu_ms_per_msg_printed IS NOT NULL)::INT >= 2

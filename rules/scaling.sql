@@ -1,5 +1,7 @@
 -- severity: warning
 -- relation: dq_input
+-- repair: none
+-- summary: more capacity does not lower the rate (5 %), nor raise it more than proportionally (+10 %)
 -- reason: More capacity - flow instances, execution groups, Docker cores, a bigger T-shirt,
 --   more replicas - should neither lower the message rate of the same test, size and
 --   persistence, nor raise it more than in proportion (doubling the CPU can at best double

@@ -1,15 +1,18 @@
 -- severity: error
--- relation: dq_input
--- reason: A submitted cell that should hold a number (rate, %CPU, CPU cost, size, cores,
---   concurrency) but does not read as one cannot be checked or loaded. Reports are parsed
---   strictly, so in the warehouse this never fires; it guards CSV submissions.
+-- relation: dq_rejects
+-- repair: none
+-- summary: submitted cells that cannot be read: not a number, an unknown word, a value out of range
+-- reason: A submitted cell that the template's vocabulary cannot read - a number that is not
+--   a number as a report prints one (NaN, inf, 1e999, "fast"), a value outside its range (a
+--   rate, size or cost that is not positive, %CPU above 100), a word that is not in the
+--   vocabulary (persistence, concurrency kind, T-shirt) - cannot be checked or loaded. The
+--   submission reader keeps such cells out of the warehouse and records them (raw_rejects);
+--   reports are parsed strictly, so in the warehouse this fires only for waived submissions.
 WITH batch AS (SELECT * FROM {batch})
-SELECT world, row_id, NULL::INTEGER AS fact_id, source, source_line, table_title, metric,
-       printed_value,
-       printf('%s %s is not a number', metric, printed_value) AS message,
+SELECT world, NULL::INTEGER AS row_id, NULL::INTEGER AS fact_id, source, source_line,
+       table_title, column_name AS metric, printed_value,
+       CASE WHEN printed_value IS NULL THEN printf('%s (expected %s)', problem, expected)
+            ELSE printf('%s: %s (expected %s)', printed_value, problem, expected) END AS message,
        NULL::INTEGER AS related_row_id
-FROM batch,
-     LATERAL (VALUES ('msg_rate', msg_rate_printed, msg_rate),
-                     ('cpu_busy_pct', cpu_busy_pct_printed, cpu_busy_pct),
-                     ('cpu_ms_per_msg', cpu_ms_per_msg_printed, cpu_ms_per_msg)) AS x(metric, printed_value, value)
-WHERE subject AND printed_value IS NOT NULL AND value IS NULL
+FROM batch
+WHERE subject AND kind = 'unreadable'

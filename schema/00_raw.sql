@@ -4,6 +4,7 @@
 CREATE TABLE raw_reports (
     source          VARCHAR PRIMARY KEY,
     family          VARCHAR NOT NULL,
+    filed_order     INTEGER NOT NULL,
     title           VARCHAR NOT NULL,
     edition         VARCHAR,
     published       VARCHAR,
@@ -13,7 +14,9 @@ CREATE TABLE raw_reports (
     origin          VARCHAR,
     retrieved       VARCHAR,
     sha256          VARCHAR NOT NULL,
-    line_count      INTEGER NOT NULL
+    line_count      INTEGER,              -- NULL for a retired source (not read)
+    retired_by      VARCHAR,              -- the source that replaced it (perfwh add --revision-of)
+    retired_on      VARCHAR
 );
 
 CREATE TABLE raw_products (
@@ -97,20 +100,28 @@ CREATE TABLE raw_observations (
     PRIMARY KEY (source, seq)
 );
 
+-- Statements of the prose: numbers (claim_kind value) and statements without a number
+-- (counts, orderings, superlatives, trends, windows, dates; ingest/prose.py lists them).
 CREATE TABLE raw_claims (
     source              VARCHAR NOT NULL,
     seq                 INTEGER NOT NULL,
     line                INTEGER NOT NULL,
     page                INTEGER,
     claim_text          VARCHAR NOT NULL,
+    -- value (a number) unless the parser says otherwise; the default lets `perfwh check` copy
+    -- the raw layer of a warehouse built before claims had kinds, whose claims are all numbers
+    claim_kind          VARCHAR NOT NULL DEFAULT 'value',
     product_key         VARCHAR,
     platform_key        VARCHAR,
     scenario            VARCHAR,
-    metric              VARCHAR NOT NULL,
+    metric              VARCHAR,
     comparison          VARCHAR NOT NULL,
+    compared            VARCHAR,
+    quantifier          VARCHAR NOT NULL DEFAULT 'all',
+    scope               VARCHAR,
     printed_value       VARCHAR NOT NULL,
-    number              VARCHAR NOT NULL,
-    unit                VARCHAR NOT NULL,
+    number              VARCHAR,
+    unit                VARCHAR,
     size_printed        VARCHAR,
     size_number         VARCHAR,
     size_unit           VARCHAR,
@@ -119,7 +130,32 @@ CREATE TABLE raw_claims (
     concurrency_number  VARCHAR,
     relative_scenario   VARCHAR,
     relative_concurrency VARCHAR,
+    relative_persistent BOOLEAN,
+    relative_concurrency_kind VARCHAR,
+    stated_date         VARCHAR,
     PRIMARY KEY (source, seq)
+);
+
+-- Cells of a CSV submission the submission reader could not read (not a number, an unknown
+-- word, out of range, a blank key): kept with their line, so that nothing submitted is lost
+-- silently and the rules can report them.
+CREATE TABLE raw_rejects (
+    source          VARCHAR NOT NULL,
+    line            INTEGER NOT NULL,
+    column_name     VARCHAR,
+    printed_value   VARCHAR,
+    problem         VARCHAR NOT NULL,
+    expected        VARCHAR NOT NULL,
+    kind            VARCHAR NOT NULL   -- unreadable | missing
+);
+
+-- Findings accepted when a submission was filed (perfwh add --waive), as sources.yml records
+-- them: the warehouse carries them, so that every later run of the rules marks them waived.
+CREATE TABLE raw_waivers (
+    source          VARCHAR NOT NULL,
+    finding_key     VARCHAR NOT NULL,
+    reason          VARCHAR NOT NULL,
+    PRIMARY KEY (source, finding_key)
 );
 
 CREATE TABLE raw_header_variants (
@@ -135,6 +171,14 @@ CREATE TABLE ref_units (
     unit            VARCHAR NOT NULL,
     factor          DECIMAL(38, 12) NOT NULL,
     PRIMARY KEY (quantity, token)
+);
+
+CREATE TABLE ref_concurrency_kinds (
+    concurrency_kind VARCHAR PRIMARY KEY,
+    label           VARCHAR NOT NULL,
+    meaning         VARCHAR NOT NULL,
+    value_kind      VARCHAR NOT NULL,
+    cpu_limit       BOOLEAN NOT NULL
 );
 
 CREATE TABLE ref_metrics (

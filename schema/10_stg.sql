@@ -2,6 +2,13 @@
 -- one unit table (loaded from ingest/units.py). Decimal arithmetic keeps conversions
 -- exact (476.71 μs is 0.47671 ms, not 0.47671000000000003) before the cast to DOUBLE.
 
+-- Half a unit in the last printed digit of a number as printed: a value printed 0.4 lies in
+-- [0.35, 0.45]. The one definition of printed precision in SQL (ingest.units.decimals is
+-- the same rule for Python).
+CREATE MACRO printed_half_ulp(number) AS
+    0.5 * POWER(10, -(CASE WHEN contains(number, '.')
+                           THEN length(split_part(number, '.', 2)) ELSE 0 END));
+
 CREATE VIEW stg_observations AS
 SELECT
     o.source,
@@ -15,10 +22,7 @@ SELECT
     o.metric,
     m.unit,
     CAST(CAST(o.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
-    -- Half a unit in the last printed digit: a value printed 0.4 lies in [0.35, 0.45].
-    CAST(0.5 * POWER(10, -(CASE WHEN contains(o.number, '.')
-                                THEN length(split_part(o.number, '.', 2)) ELSE 0 END))
-         * CAST(vu.factor AS DOUBLE) AS DOUBLE)                     AS value_half_ulp,
+    CAST(printed_half_ulp(o.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp,
     o.printed_value,
     o.size_printed                                                  AS message_size_printed,
     CAST(ROUND(CAST(o.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
@@ -52,13 +56,16 @@ SELECT
     c.line                                                          AS source_line,
     c.page,
     c.claim_text,
+    c.claim_kind,
     c.product_key,
     c.platform_key,
     c.scenario,
     c.metric,
-    CASE WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
-         WHEN c.comparison = 'overhead_pct' THEN '%' ELSE m.unit END AS unit,
+    CASE WHEN c.number IS NULL THEN NULL ELSE vu.unit END           AS unit,
     c.comparison,
+    c.compared,
+    c.quantifier,
+    c.scope,
     c.printed_value,
     CAST(CAST(c.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
     CAST(ROUND(CAST(c.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
@@ -68,14 +75,19 @@ SELECT
     CAST(c.concurrency_number AS DOUBLE)                            AS concurrency,
     c.relative_scenario,
     CAST(c.relative_concurrency AS DOUBLE)                          AS relative_concurrency,
-    CAST(0.5 * POWER(10, -(CASE WHEN contains(c.number, '.')
-                                THEN length(split_part(c.number, '.', 2)) ELSE 0 END))
-         * CAST(vu.factor AS DOUBLE) AS DOUBLE)                     AS value_half_ulp
+    c.relative_persistent,
+    c.relative_concurrency_kind,
+    CAST(c.stated_date AS DATE)                                     AS stated_date,
+    CAST(printed_half_ulp(c.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp
 FROM raw_claims c
-JOIN ref_metrics m ON m.metric = c.metric
--- Ratio and overhead claims are plain numbers (times, percent), not the metric's unit.
-JOIN ref_units vu ON vu.quantity = CASE WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
-                                        WHEN c.comparison = 'overhead_pct' THEN 'percent'
-                                        ELSE m.quantity END
-                 AND vu.token = c.unit
+LEFT JOIN ref_metrics m ON m.metric = c.metric
+-- Ratio and overhead claims are plain numbers (times, percent), counts are counts, windows
+-- durations; other claims state their number in the metric's unit. A claim without a number
+-- (an ordering, a date) has no unit: load.check_integrity refuses a number left unconverted.
+LEFT JOIN ref_units vu ON vu.quantity = CASE WHEN c.claim_kind = 'count' THEN 'count'
+                                             WHEN c.claim_kind = 'window' THEN 'seconds'
+                                             WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
+                                             WHEN c.comparison = 'overhead_pct' THEN 'percent'
+                                             ELSE m.quantity END
+                      AND vu.token = c.unit
 LEFT JOIN ref_units su ON su.quantity = 'size' AND su.token = c.size_unit;

@@ -6,17 +6,22 @@ SELECT
     CAST(ROW_NUMBER() OVER (ORDER BY r.source) AS INTEGER)          AS report_id,
     r.source,
     r.family,
+    r.filed_order,
     r.title,
     r.edition,
     r.published,
     TRY_CAST(r.published AS DATE)                                   AS published_date,
+    -- the year, also where only a year is known ("2015")
+    TRY_CAST(nullif(regexp_extract(r.published, '(\d{4})', 1), '') AS INTEGER) AS published_year,
     r.published_note,
     r.document_id,
     r.document_id_note,
     r.origin,
     r.retrieved,
     r.sha256,
-    r.line_count
+    r.line_count,
+    r.retired_by,
+    r.retired_on
 FROM raw_reports r;
 
 CREATE TABLE dim_product AS
@@ -76,14 +81,14 @@ WITH configurations AS (
         o.replicas,
         o.persistent,
         o.tshirt,
-        CASE o.concurrency_kind
-            WHEN 'docker_cores' THEN o.concurrency
-            WHEN 'tshirt' THEN t.cpu_limit_cores
+        -- the CPU the runtime may use, where the configuration limits it
+        CASE WHEN k.cpu_limit THEN coalesce(t.cpu_limit_cores, o.concurrency)
         END                                                         AS cpu_limit_cores,
         t.memory_limit_mib,
         o.component
     FROM stg_observations o
     LEFT JOIN stg_tshirts t ON t.source = o.source AND t.tshirt = o.tshirt
+    LEFT JOIN ref_concurrency_kinds k ON k.concurrency_kind = o.concurrency_kind
 )
 SELECT
     CAST(ROW_NUMBER() OVER (ORDER BY concurrency_kind NULLS FIRST, concurrency NULLS FIRST,

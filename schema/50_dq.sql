@@ -15,6 +15,21 @@ CREATE MACRO config_key(kind, value, replicas, tshirt) AS
              THEN NULL ELSE CAST(value AS VARCHAR) END,
         CAST(replicas AS VARCHAR), tshirt);
 
+-- When the tables refute a statement about many rows or pairs (the claim rules): a plain
+-- statement by one case against it; a hedged one ("Typically, ...", quantifier 'most') only
+-- when the cases against it are at least as many as those for it.
+CREATE MACRO refutes(quantifier, against, agreeing) AS
+    against > 0 AND (quantifier <> 'most' OR against >= agreeing);
+
+-- One definition of "the same measurement" (a row printed twice, a resubmission): the same
+-- product, version, platform and scenario - compared without regard to case and spacing, as
+-- a submission may type them - message size, persistence and configuration.
+CREATE MACRO measurement_key(product, product_version, platform, scenario, size, persistent, config) AS
+    concat_ws('|', lower(trim(product)), lower(trim(product_version)), lower(trim(platform)),
+              regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g'),
+              COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
+              config);
+
 CREATE VIEW dq_input AS
 SELECT
     0                                   AS world,
@@ -22,8 +37,12 @@ SELECT
     measurement_id                      AS row_id,
     source_table                        AS table_title,
     config_key(concurrency_kind, concurrency, replicas, tshirt) AS config_key,
-    * EXCLUDE (measurement_id, source_table, page, fix_pack)
-FROM measurements;
+    measurement_key(product, product_version, platform, scenario, message_size_bytes, persistent,
+                    config_key(concurrency_kind, concurrency, replicas, tshirt)) AS measurement_key,
+    r.filed_order,
+    m.* EXCLUDE (measurement_id, source_table, page, fix_pack)
+FROM measurements m
+JOIN dim_report r USING (source);
 
 CREATE VIEW dq_values AS
 SELECT
@@ -31,10 +50,28 @@ SELECT
     TRUE                                AS subject,
     source_table                        AS table_title,
     config_key(concurrency_kind, concurrency, replicas, tshirt) AS config_key,
+    r.filed_order,
     fact_id, source, source_line, product, product_version, platform, scenario,
     message_size_bytes, persistent, concurrency_kind, concurrency, replicas, tshirt,
     component, observed_at, metric, unit, value, printed_value, value_half_ulp
-FROM metric_values;
+FROM metric_values
+JOIN dim_report r USING (source);
+
+-- Cells of submissions that could not be read (raw_rejects), for the rules that report them.
+CREATE VIEW dq_rejects AS
+SELECT
+    0                                   AS world,
+    TRUE                                AS subject,
+    x.source,
+    x.line                              AS source_line,
+    t.title                             AS table_title,
+    x.column_name,
+    x.printed_value,
+    x.problem,
+    x.expected,
+    x.kind
+FROM raw_rejects x
+LEFT JOIN raw_tables t ON t.source = x.source AND t.table_key = 'submission';
 
 CREATE VIEW dq_claims AS
 SELECT
@@ -44,12 +81,16 @@ SELECT
     c.source_file                       AS source,
     c.source_line,
     c.claim_text,
+    c.claim_kind,
     c.product,
     c.product_version,
     c.platform,
     c.scenario,
     c.metric,
     c.comparison,
+    c.compared,
+    c.quantifier,
+    c.scope,
     c.value,
     c.printed_value,
     c.value_half_ulp,
@@ -58,5 +99,35 @@ SELECT
     c.concurrency_kind,
     c.concurrency,
     c.relative_scenario,
-    c.relative_concurrency
+    c.relative_concurrency,
+    c.relative_persistent,
+    c.relative_concurrency_kind,
+    c.stated_date
 FROM fact_claim c;
+
+-- The numbers the claim rules check statements against: dq_values of the sources whose prose
+-- states claims, with the configuration key made on those rows only. (Read through dq_values,
+-- the key would be built for every row of a large submission before the claims' sources are
+-- picked out.)
+CREATE VIEW dq_claim_values AS
+SELECT
+    v.world, v.subject, v.table_title, v.filed_order, v.fact_id, v.source, v.source_line,
+    v.product, v.product_version, v.platform, v.scenario, v.message_size_bytes, v.persistent,
+    v.concurrency_kind, v.concurrency, v.replicas, v.tshirt, v.component, v.observed_at,
+    v.metric, v.unit, v.value, v.printed_value, v.value_half_ulp,
+    config_key(v.concurrency_kind, v.concurrency, v.replicas, v.tshirt) AS config_key
+FROM dq_values v
+JOIN (SELECT DISTINCT world, source FROM dq_claims) k ON k.world = v.world AND k.source = v.source;
+
+-- The models stage's leave-one-size-out prediction of each measurement's CPU cost, with the
+-- wide (99 %) interval the model residual rule holds it to. Empty until the models stage has
+-- run: it replaces this view by one over model_predictions (models/tables.py,
+-- PREDICTIONS_VIEW_SQL, the same columns). The quality stage reads it and never imports the
+-- models package (DEVELOPING.md, "Findings and models").
+CREATE VIEW dq_predictions AS
+SELECT CAST(NULL AS INTEGER) AS row_id, CAST(NULL AS INTEGER) AS series_id,
+       CAST(NULL AS VARCHAR) AS model, CAST(NULL AS DOUBLE) AS predicted,
+       CAST(NULL AS DOUBLE) AS lower, CAST(NULL AS DOUBLE) AS upper,
+       CAST(NULL AS INTEGER) AS fit_sizes, CAST(NULL AS BOOLEAN) AS extrapolated,
+       CAST(NULL AS BOOLEAN) AS excluded
+WHERE FALSE;

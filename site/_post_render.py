@@ -7,7 +7,7 @@ libraries (site/assets/vendor/), the downloads (site/downloads/) and the root in
 import os
 from pathlib import Path
 
-from perfwh.site import finish_output
+from perfwh.publish.site.output import finish_output
 
 finish_output(Path(os.environ.get("QUARTO_PROJECT_OUTPUT_DIR", "site/_site")).resolve(),
               os.environ.get("PERFWH_DB"))

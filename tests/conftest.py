@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from perfwh import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
+from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
@@ -18,7 +18,7 @@ ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 @pytest.fixture(scope="session")
 def built_warehouse(tmp_path_factory) -> Path:
     """A warehouse built from data/raw by `perfwh.build.build` (rules run directly in DuckDB)."""
-    from perfwh.build import build
+    from perfwh.stages.build import build
 
     out = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
     build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
@@ -45,3 +45,15 @@ def raw_copy(tmp_path) -> Path:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def spark_session():
+    """The one SparkSession of the test run (local[2]), shared by every Spark test: the Spark
+    engine (`perfwh.quality.spark.session`) reuses the process's session, so builds and checks
+    run in-process here start no second JVM. Stopped when the tests end."""
+    from perfwh.quality import spark
+
+    session = spark.session()
+    yield session
+    spark.stop()

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from perfwh import PROJECT_ROOT
-from perfwh.sources import sha256_of
+from perfwh.core.paths import PROJECT_ROOT
+from perfwh.warehouse.sources import sha256_of
 
 PERFWH = Path(sys.executable).with_name("perfwh")
 if not PERFWH.exists():
@@ -90,7 +90,7 @@ def snapshot(directory: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def previous(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     """A warehouse (and its Parquet export) from a good build, and its snapshot."""
-    from perfwh.build import build
+    from perfwh.stages.build import build
 
     out = tmp_path_factory.mktemp("previous") / "warehouse.duckdb"
     build(out=out, rules="none", progress=False)
@@ -225,7 +225,7 @@ def test_bad_input_is_a_clear_error(raw_copy, previous, damage, file, line, phra
 def test_error_names_the_expected_shape_in_process(raw_copy, previous):
     """The same error through the Python API: a BuildError whose cause is the ParseError."""
     from ingest.records import ParseError
-    from perfwh.build import BuildError, build
+    from perfwh.stages.build import BuildError, build
 
     out, before = previous
     rewrite(raw_copy, WB, replace_once("no\t4096\t862.33\t23.00\t2.13", "no\t4096\t862.33\t23.00"))

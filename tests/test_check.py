@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from ingest.submission import COLUMNS
-from perfwh import RAW_DIR
-from perfwh.check import check
-from perfwh.sources import sha256_of
+from perfwh.core.paths import RAW_DIR
+from perfwh.stages.check import check, checked
+from perfwh.warehouse.sources import sha256_of
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 IIB = RAW_DIR / "reports" / "iib10-xlinux.txt"
@@ -64,12 +64,13 @@ def test_json_output_has_exactly_the_documented_keys(revised_iib, built_warehous
     done = perfwh("check", revised_iib, "--json", "--db", built_warehouse)
     assert done.returncode == 1
     findings = json.loads(done.stdout)
-    assert findings and all(set(f) == {"file", "line", "severity", "rule", "metric",
+    assert findings and all(set(f) == {"id", "file", "line", "severity", "rule", "metric",
                                        "printed_value", "message", "suggested_value"}
                             for f in findings)
+    assert all(f["id"] == f"{f['rule']}@{f['line']}:{f['metric']}" for f in findings)
     identity = [f for f in findings if f["rule"] == "cpu_identity" and f["line"] == 136]
     assert identity == [{
-        "file": str(revised_iib), "line": 136, "severity": "error", "rule": "cpu_identity",
+        "id": "cpu_identity@136:msg_rate", "file": str(revised_iib), "line": 136, "severity": "error", "rule": "cpu_identity",
         "metric": "msg_rate", "printed_value": "13662.3", "message": identity[0]["message"],
         "suggested_value": "1362.3"}]
 
@@ -153,14 +154,16 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
     entry = yaml.safe_load(sandbox["sources"].read_text())["reports"][-1]
     assert entry["file"] == "new-results.csv" and entry["family"] == "submission"
     assert entry["sha256"] == sha256_of(good)
-    assert entry["platforms"]["lab-box"]["cores"] == 8
+    assert "platforms" not in entry  # the rows state their own platform and cores
     con = duckdb.connect(str(sandbox["db"]), read_only=True)
     rows = con.sql("SELECT source_line, message_size_bytes, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
                    "FROM measurements WHERE source = 'new-results.csv' ORDER BY 1").fetchall()
+    cores = con.sql("SELECT cores FROM dim_platform WHERE platform = 'lab box'").fetchall()
     con.close()
     assert rows == [(2, 120, 2864.4, 94.0, 2.6), (3, 1384, 1362.3, 94.0, 5.5)]
+    assert cores == [(8,)]
     again = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
-    assert again.returncode == 1 and "already exists" in again.stderr
+    assert again.returncode == 2 and "already filed" in again.stderr
 
 
 def test_add_with_waivers_stores_them(tmp_path, sandbox):
@@ -188,37 +191,106 @@ def test_unknown_waiver_and_failed_rebuild_change_nothing(tmp_path, sandbox, mon
     assert done.returncode == 2 and "no finding has the id" in done.stderr
     assert state(sandbox) == before
 
-    import perfwh.build as build_module
-    from perfwh.add import AddError, add
+    import perfwh.stages.add as add_module
 
-    def broken(**kwargs):
-        raise build_module.BuildError("disk full (simulated)")
+    def broken(con):
+        raise duckdb.IOException("disk full (simulated)")
 
-    monkeypatch.setattr(build_module, "build", broken)
-    with pytest.raises(AddError, match="nothing was changed"):
-        add(good, {}, warehouse=sandbox["db"], sources_file=sandbox["sources"])
+    monkeypatch.setattr(add_module, "fit_warehouse", broken)
+    with pytest.raises(duckdb.IOException, match="disk full"):
+        add_module.add(good, {}, warehouse=sandbox["db"], sources_file=sandbox["sources"])
     assert state(sandbox) == before
 
 
-def test_report_submission_through_add_and_the_build_agree_with_check(tmp_path, sandbox):
-    """The CSV read by check (DuckDB) and by the build (ingest.submission) give the same rows."""
+def test_check_add_and_build_read_a_submission_alike(tmp_path, sandbox):
+    """One reader, one road: the rows check builds in its scratch copy are the rows add files,
+    and a build from the raw layer afterwards gives them again."""
+    from perfwh.stages.build import build
+
     rows = [dict(ISO_ROW, platform="twin", message_size_bytes=s, msg_rate=r, cpu_ms_per_msg=c)
             for s, r, c in ((120, "2864.4", "2.6"), (134, "2300.5", "3.3"), (1384, "1362.3", "5.5"))]
     path = write_csv(tmp_path / "twin.csv", rows)
-    checked = check(path, warehouse=None)
+    query = ("SELECT source_line, product, product_version, platform, scenario, message_size_bytes, "
+             "persistent, msg_rate, cpu_busy_pct, cpu_ms_per_msg FROM dq_input "
+             "WHERE source = 'twin.csv' ORDER BY 1")
+    with checked(path, warehouse=sandbox["db"], sources_file=sandbox["sources"]) as (result, scratch):
+        from_check = scratch.sql(query).fetchall()
+    assert result.rows == 3 and len(from_check) == 3
     assert perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
-    con = duckdb.connect()
-    from perfwh.check import _load_csv
-
-    _load_csv(con, path)
-    from_check = con.sql("SELECT source_line, product, product_version, platform, scenario, "
-                         "message_size_bytes, persistent, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
-                         "FROM check_input ORDER BY 1").fetchall()
-    con.close()
     wh = duckdb.connect(str(sandbox["db"]), read_only=True)
-    from_build = wh.sql("SELECT source_line, product, product_version, platform, scenario, "
-                        "message_size_bytes, persistent, msg_rate, cpu_busy_pct, cpu_ms_per_msg "
-                        "FROM dq_input WHERE source = 'twin.csv' ORDER BY 1").fetchall()
+    from_add = wh.sql(query).fetchall()
     wh.close()
-    assert from_check == from_build
-    assert checked.rows == 3
+    rebuilt = tmp_path / "rebuilt" / "warehouse.duckdb"
+    build(out=rebuilt, raw_dir=sandbox["raw"], sources_file=sandbox["sources"], rules="none",
+          parquet=False, progress=False)
+    wh = duckdb.connect(str(rebuilt), read_only=True)
+    from_build = wh.sql(query).fetchall()
+    wh.close()
+    assert from_check == from_add == from_build
+
+
+# ------------------------------------------------------------- large submissions, bounded
+
+def typo_rows(count: int) -> list[dict]:
+    """``count`` rows of one series, each with a CPU cost the other two numbers contradict."""
+    return [dict(ISO_ROW, platform="many box", scenario=f"Many typos {n}", msg_rate="1362.3",
+                 cpu_ms_per_msg="55") for n in range(count)]
+
+
+def test_many_findings_are_summarised_per_rule_and_all_written_with_out(tmp_path, built_warehouse):
+    from perfwh.cli.quality import MANY_FINDINGS
+
+    path = write_csv(tmp_path / "many.csv", typo_rows(MANY_FINDINGS + 50))
+    done = perfwh("check", path, "--db", built_warehouse)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert f"{path}: {MANY_FINDINGS + 50} errors cpu_identity" in lines
+    assert len(lines) < 10 and "all of them with --out FILE or --json" in done.stderr
+    out = tmp_path / "all.txt"
+    done = perfwh("check", path, "--db", built_warehouse, "--out", out)
+    assert done.returncode == 1 and f"findings written to {out}" in done.stderr
+    written = out.read_text().splitlines()
+    assert sum(" error cpu_identity: " in l for l in written) == MANY_FINDINGS + 50
+    assert written == sorted(written, key=lambda l: int(l.split(":")[1]))  # in line order
+    as_json = tmp_path / "all.json"
+    assert perfwh("check", path, "--db", built_warehouse, "--json", "--out", as_json).returncode == 1
+    assert json.loads(as_json.read_text()) == json.loads(
+        perfwh("check", path, "--db", built_warehouse, "--json").stdout)
+
+
+def test_a_small_memory_limit_spills_and_finds_the_same(tmp_path, built_warehouse):
+    """DuckDB works within the memory limit by spilling to a folder beside the scratch
+    database, gone once the check is closed; the findings do not depend on the limit."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import synthetic
+
+    path = synthetic.write(tmp_path / "spill.csv", 20_000)
+    roomy = check(path, warehouse=built_warehouse, memory_limit="2GB")
+    with checked(path, warehouse=built_warehouse, memory_limit="96MB") as (tight, con):
+        spilled = con.sql("SELECT count(*) FROM duckdb_temporary_files()").fetchall()[0][0]
+        spill = Path(con.sql("SELECT current_setting('temp_directory')").fetchall()[0][0])
+        assert spill.parent.name.startswith("perfwh-check-")  # beside the scratch database
+    assert spilled > 0 and not spill.exists() and not spill.parent.exists()
+    assert tight.findings == roomy.findings and len(tight.findings) >= 20_000 // synthetic.TYPO_EVERY
+
+
+def test_too_little_memory_is_a_clear_error(tmp_path, built_warehouse):
+    path = write_csv(tmp_path / "small.csv", [ISO_ROW])
+    done = perfwh("check", path, "--db", built_warehouse, "--memory-limit", "8MB")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "perfwh check: cannot check:" in done.stderr and "--memory-limit" in done.stderr
+
+
+def test_memory_limit_must_be_a_size(tmp_path, built_warehouse):
+    path = write_csv(tmp_path / "one.csv", [ISO_ROW])
+    done = perfwh("check", path, "--db", built_warehouse, "--memory-limit", "lots")
+    assert done.returncode == 2 and "is not a memory size" in done.stderr
+
+
+def test_fit_limit_takes_a_number_of_series_or_all(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("product\n", encoding="utf-8")
+    done = perfwh("check", path, "--fit-limit", "lots")
+    assert done.returncode == 2
+    assert "--fit-limit: expected a number of series or 'all', not 'lots'" in done.stderr
+    assert "(default 2000; 'all': no limit)" in " ".join(perfwh("check", "--help").stdout.split())

@@ -15,8 +15,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from perfwh import PROJECT_ROOT
-from perfwh.sources import sha256_of
+from perfwh.core.paths import PROJECT_ROOT
+from perfwh.warehouse.sources import sha256_of
+from support.expected import total_values
 
 PERFWH = Path(sys.executable).with_name("perfwh")
 if not PERFWH.exists():  # pytest run by another interpreter than the venv's
@@ -71,7 +72,7 @@ def test_measurements_has_the_contract_columns(wh):
 
 def test_metric_values_is_one_row_per_number(wh):
     assert wh.sql("SELECT count(*), count(DISTINCT fact_id) FROM metric_values").fetchall() \
-        == [(1740, 1740)]
+        == [(total_values(), total_values())]
     # every number keeps its file, line and printed cell
     assert wh.sql("SELECT count(*) FROM metric_values WHERE source IS NULL OR source_line IS NULL "
                   "OR printed_value IS NULL OR value IS NULL OR unit IS NULL").fetchall() == [(0,)]

@@ -10,8 +10,8 @@ import sys
 import duckdb
 import pytest
 
-from perfwh.dq import load_rules, run_rules
-from perfwh.gx import findings_in_subprocess
+from perfwh.quality.rules import load_rules, run_rules
+from perfwh.quality.gx import findings_in_subprocess
 
 KEY = ("rule", "severity", "world", "row_id", "fact_id", "source", "source_line", "table_title",
        "metric", "printed_value", "message", "related_row_id")
@@ -40,11 +40,13 @@ def test_gx_and_duckdb_report_the_same_findings(private_copy, tmp_path):
 
 
 def test_without_the_persisted_connection_gx_loses_the_rows(private_copy):
-    """Why perfwh.gx registers duckdb as a persisted-connection dialect (GX #10738, #11579)."""
+    """Why perfwh.quality.gx registers duckdb as a persisted-connection dialect (GX #10738, #11579)."""
     script = f"""
+from perfwh.quality.gx import hide_pyspark
+hide_pyspark()
 import great_expectations as gx
 from great_expectations import expectations as gxe
-from perfwh.dq import load_rules
+from perfwh.quality.rules import load_rules
 ctx = gx.get_context(mode="ephemeral")
 src = ctx.data_sources.add_sql(name="w", connection_string="duckdb:///{private_copy}")
 batch = src.add_table_asset(name="dq_claims", table_name="dq_claims").add_batch_definition_whole_table("a").get_batch()

@@ -19,7 +19,8 @@ from models.fit import (LINEAR, POWER, FitError, cores_for_rate, distinct_points
                         fit_linear, fit_power, fit_series, full_fits, pooled_sigma,
                         rate_from_cost, t_quantile)
 from models.sizing import SizeQuery, parse_size, version_matches
-from models.tables import SERIES_KEYS, build_models
+from models.tables import SERIES_KEYS
+from perfwh.stages.models import build_models
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 SIZES = np.array([256, 2048, 20480, 204800, 2048000, 20480000], dtype=float)
@@ -324,8 +325,8 @@ def test_models_are_deterministic(modelled, tmp_path):
 
 
 def test_models_without_findings_and_a_failed_run_changes_nothing(tmp_path, monkeypatch):
-    from perfwh import RAW_DIR, SOURCES_FILE
-    from perfwh.build import build
+    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+    from perfwh.stages.build import build
 
     db = tmp_path / "plain.duckdb"
     build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
@@ -336,15 +337,15 @@ def test_models_without_findings_and_a_failed_run_changes_nothing(tmp_path, monk
     assert con.execute("SELECT count(*) FROM model_predictions WHERE excluded").fetchone() == (0,)
     con.close()
 
-    import models.tables as tables
+    import perfwh.stages.models as stage
 
     before = hashlib.sha256(db.read_bytes()).hexdigest()
 
     def boom(con):
         raise RuntimeError("fitting failed")
-    monkeypatch.setattr(tables, "fit_warehouse", boom)
+    monkeypatch.setattr(stage, "fit_warehouse", boom)
     with pytest.raises(RuntimeError):
-        tables.build_models(db, parquet=False)
+        stage.build_models(db, parquet=False)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     assert not list(tmp_path.glob(".plain.duckdb.tmp-*"))
 
@@ -373,7 +374,7 @@ def test_size_json_answers_with_an_interval(modelled, mcon):
     assert answer["utilisation"] == 0.8
     label, = mcon.execute("SELECT series_label FROM model_fits WHERE series_id = ?",
                           [answer["series_id"]]).fetchone()
-    assert answer["series_label"] == label and "docker cores 2" in label and "ACE 11.0.0.4" in label
+    assert answer["series_label"] == label and "Docker cores 2" in label and "ACE 11.0.0.4" in label
     assert answer["query"]["size_bytes"] == 51200
     # the refit in `perfwh size` is the fit in model_fits
     fixed, per_kb = mcon.execute("SELECT fixed_ms, ms_per_kb FROM model_fits WHERE series_id = ?",
@@ -387,7 +388,7 @@ def test_size_text_states_the_utilisation_and_the_series(modelled):
                   "--utilisation", "70%", "--db", modelled)
     assert done.returncode == 0, done.stderr
     assert "at 70% utilisation" in done.stdout
-    assert "docker cores 4" in done.stdout and "90 % interval" in done.stdout
+    assert "Docker cores 4" in done.stdout and "90 % interval" in done.stdout
     assert "hardware: IBM System x3650 M3" in done.stdout
 
 
@@ -474,11 +475,57 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     assert done.returncode == 1 and json.loads(done.stdout)["cores"] is None
 
 
-def test_size_on_a_warehouse_without_models(built_warehouse):
+def test_size_on_a_warehouse_without_models(tmp_path):
     from models.sizing import SizingError, size_in
+    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+    from perfwh.stages.build import build
 
+    db = tmp_path / "plain.duckdb"  # built without rules: no findings, no models
+    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
     with pytest.raises(SizingError, match="perfwh models"):
-        size_in(built_warehouse, SizeQuery(scenario="Aggregation", size="2k", rate=10.0))
+        size_in(db, SizeQuery(scenario="Aggregation", size="2k", rate=10.0))
+
+
+WINDOWS_ESQL = ["--scenario", "HTTP XMLNSC ESQL Transformation", "--product", "ACE", "--version", "11",
+                "--platform", "windows", "--size", "50KB", "--rate", "500", "--json"]
+
+
+def test_size_refuses_series_whose_costs_carry_error_findings(modelled):
+    """ACE 11's Windows costs are systematically flagged (README, Data quality): even the
+    1-core series, whose own points escaped the errors, is refused."""
+    done = perfwh("size", *WINDOWS_ESQL, "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 1 and answer["cores"] is None
+    assert [r["concurrency"] for r in answer["refused"]] == [1.0]
+    assert any(w.startswith("every matching series has error findings on its costs")
+               for w in answer["warnings"])
+    assert any("a systematic problem of that platform's measurements" in w for w in answer["warnings"])
+    # a fitted series with error findings on its own points (3 of JSON Parse Small's are excluded)
+    done = perfwh("size", "--scenario", "JSON Parse", "--config", "Small", "--size", "20k", "--rate", "10",
+                  "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 1 and answer["refused"]
+    assert any("error cross_table_consistency" in w or "error conflicting_key" in w
+               for w in answer["warnings"])
+
+
+def test_size_allow_flagged_answers_and_names_the_findings(modelled):
+    done = perfwh("size", *WINDOWS_ESQL, "--allow-flagged", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["cores"] is not None and not answer["refused"]
+    assert any(w.startswith("answered despite error findings") for w in answer["warnings"])
+    assert any(w.startswith("warning findings on this series' points") and "utilisation_outlier" in w
+               for w in answer["warnings"])
+
+
+def test_size_names_the_warning_findings_of_a_clean_series(modelled):
+    """ACE 11 Linux HTTP BLOB Echo at 4 cores: its 200K run was not CPU-bound (a warning)."""
+    done = perfwh("size", "--scenario", "HTTP BLOB Echo", "--product", "ACE", "--version", "11",
+                  "--platform", "linux", "--config", "docker cores 4", "--size", "50KB", "--rate", "500",
+                  "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["cores"] is not None
+    assert any("warning utilisation_outlier" in w and "line 191" in w for w in answer["warnings"])
 
 
 def test_refitted_series_match_model_fits_and_curves_span_the_measured_sizes(mcon):

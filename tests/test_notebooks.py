@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from models.notebooks import NOTEBOOKS_DIR, NotebookError, count_charts, notebook_paths, run_notebooks
+from perfwh.publish.notebooks import NOTEBOOKS_DIR, NotebookError, count_charts, notebook_paths, run_notebooks
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 EXPECTED = ["01_warehouse_tour.ipynb", "02_cost_vs_size.ipynb", "03_ace11_vs_iib10.ipynb",
@@ -42,9 +42,20 @@ def test_the_six_notebooks_are_committed_without_outputs():
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert cell.outputs == [] and cell.execution_count is None, f"{path.name} has outputs"
-        sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-        assert "PERFWH_DB" in sources and "duckdb" in sources and "polars" in sources
-        assert 'alt.renderers.enable("svg")' in sources  # offline charts
+        # the set-up is the shared module, not a copy per notebook
+        setup = next(c.source for c in nb.cells if c.cell_type == "code")
+        assert "from perfwh.publish.notebook import *" in setup, path.name
+        assert "duckdb.connect" not in "\n".join(c.source for c in nb.cells if c.cell_type == "code"), path.name
+
+
+def test_the_shared_notebook_setup_reads_the_warehouse_read_only_and_draws_offline():
+    import inspect
+
+    from perfwh.publish import notebook
+
+    text = inspect.getsource(notebook)
+    assert "warehouse_path()" in text and "read_only=True" in text  # $PERFWH_DB, else the default
+    assert 'alt.renderers.enable("svg")' in text  # static SVG by vl-convert: no CDN
 
 
 def test_every_notebook_executes_green_and_draws_charts(executed):
@@ -112,7 +123,7 @@ import asyncio
 import nbformat
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from nbclient import NotebookClient
-from perfwh.kernels import execute_notebook
+from perfwh.publish.kernels import execute_notebook
 
 async def dies(self, timeout=None):
     raise RuntimeError("Kernel died before replying to kernel_info")

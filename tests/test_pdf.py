@@ -19,14 +19,14 @@ import pytest
 from ingest import families
 from ingest.reader import read_lines, text_lines
 from ingest.units import UNITS, metric_quantity
-from perfwh import RAW_DIR, SOURCES_FILE
-from perfwh.sources import load_manifest, sha256_of
+from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+from perfwh.warehouse.sources import load_manifest, sha256_of
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
 LINES_PER_PAGE = 60
 FONT_SIZE = 6.0  # points; a character of the mono font is 0.6 em wide
 SOURCES = {s.family: s.file for s in load_manifest(SOURCES_FILE)}
-FAMILIES = ["wbimb", "iib10", "ace11", "ace13", "messagesight"]
+FAMILIES = list(families.families())  # the registry: every report family
 
 
 def write_pdf(text: str, out: Path) -> None:
@@ -173,7 +173,7 @@ def test_build_accepts_a_pdf_in_the_raw_layer(pdfs, raw_copy, tmp_path):
     numbers, now with pages."""
     import duckdb
 
-    from perfwh.build import build
+    from perfwh.stages.build import build
 
     pdf = pdfs["iib10"][0]
     target = raw_copy / "reports" / SOURCES["iib10"]

@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from ingest import families
 from ingest.reader import text_lines
 from ingest.records import Line, ParsedReport, ParseError
-from perfwh import RAW_DIR, SOURCES_FILE
-from perfwh.sources import load_manifest
+from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+from perfwh.warehouse.sources import load_manifest
 
 SOURCES = {s.family: s.file for s in load_manifest(SOURCES_FILE)}
-FAMILIES = ["wbimb", "iib10", "ace11", "ace13", "messagesight"]
+FAMILIES = list(families.families())  # the registry: every report family
 
 # What a mutation may put into a line.
 CHARACTERS = "0123456789.,-+ \t|/%:#*kKMBbsμµxX"

@@ -14,11 +14,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from perfwh import PROJECT_ROOT, site_pages
-from perfwh.site import SiteError, build_site, load_config
-from perfwh.site_html import Html, chart, esc, json_for_script, table, tag
-from perfwh.site_render import parse_qmd
-from perfwh.site_testing import build_test_site
+from perfwh.core.paths import DB_ENV, PROJECT_ROOT
+from perfwh.publish.pages import common, compare, cookbook, downloads, explorer, overview, quality, report
+from perfwh.publish.pages import models as models_page
+from perfwh.publish.site.build import SiteError, build_site
+from perfwh.publish.site.config import load_config
+from perfwh.publish.html import Html, chart, esc, json_for_script, table, tag
+from perfwh.publish.site.fallback import parse_qmd
+from support.site import build_test_site
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -31,11 +34,11 @@ def site(built_warehouse, tmp_path_factory):
 
 @pytest.fixture
 def pages_db(built_warehouse, monkeypatch):
-    """site_pages reading the session warehouse."""
-    monkeypatch.setenv(site_pages.DB_ENV, str(built_warehouse))
-    site_pages.reset()
+    """The page modules reading the session warehouse."""
+    monkeypatch.setenv(DB_ENV, str(built_warehouse))
+    common.reset()
     yield built_warehouse
-    site_pages.reset()
+    common.reset()
 
 
 class _Links(HTMLParser):
@@ -70,16 +73,23 @@ def _parse(path: Path) -> _Links:
 
 # -- _quarto.yml ---------------------------------------------------------------------------
 
-def test_quarto_yml_defines_every_page_and_the_navigation():
+def test_quarto_yml_defines_every_page_and_the_navigation(site, wh):
+    """_quarto.yml as Quarto reads it after the pre-render step (which the site fixture ran):
+    a page and a Reports menu entry per family of the warehouse, oldest report first."""
     config = load_config()
     names = [p.relative_to(PROJECT_ROOT).as_posix() for p in config.pages]
     assert names[0] == "site/index.qmd"
-    for required in ("index", "report-wbimb", "report-iib10", "report-ace11", "report-ace13",
-                     "report-messagesight", "compare", "explorer", "models", "quality", "cookbook", "downloads"):
+    families = [f for (f,) in wh.sql("SELECT family FROM dim_report GROUP BY family "
+                                     "ORDER BY min(published_year), family").fetchall()]
+    for required in ["index", *(f"report-{f}" for f in families), "compare", "explorer", "models", "quality",
+                     "cookbook", "downloads"]:
         assert f"site/{required}.qmd" in names
     assert config.output_dir == PROJECT_ROOT / "site" / "_site"
-    hrefs = [i.href for i in config.navbar if i.href] + [s.href for i in config.navbar for s in i.menu]
+    items = config.navbar + config.navbar_right
+    hrefs = [i.href for i in items if i.href] + [s.href for i in items for s in i.menu]
     assert sorted(hrefs) == sorted(names), "every page is in the navbar, and the navbar only names pages"
+    menu = next(i for i in config.navbar if i.menu)
+    assert [Path(s.href).stem for s in menu.menu] == [f"report-{f}" for f in families]
     assert config.output_of(config.pages[0]) == config.output_dir / "site" / "index.html"
     assert config.kernel == "python3" and config.execute["echo"] is False
 
@@ -89,7 +99,11 @@ def test_page_cells_are_thin_calls_into_perfwh():
         parsed = parse_qmd(page)
         assert parsed.meta.get("title"), page
         code = [c for c in parsed.cells if c.kind == "code"]
-        assert code and "from perfwh import site_pages as sp" in code[0].source, page
+        assert code and re.match(r"from perfwh\.publish\.pages import \w+", code[0].source), page
+        # thin: one import of the page module, then calls into it; no logic of its own
+        body = "\n".join([code[0].source.split("\n", 1)[1] if "\n" in code[0].source else ""]
+                         + [c.source for c in code[1:]])
+        assert not re.search(r"^\s*(def|class|import|from|for|while|if)\b", body, re.M), page
 
 
 def test_parse_qmd_front_matter_cells_and_options(tmp_path):
@@ -158,32 +172,70 @@ def test_tables_and_tags_escape_data_but_keep_fragments():
 # -- page content against the warehouse ----------------------------------------------------
 
 def test_a_results_table_keeps_every_number_with_its_line(pages_db, wh):
-    facts = [f for f in site_pages._report_facts(
+    facts = [f for f in report._report_facts(
         wh.sql("SELECT report_id FROM dim_report WHERE family = 'ace11'").fetchall()[0][0])
         if f["table_id"] == wh.sql("SELECT min(table_id) FROM dim_source_table t JOIN dim_report r USING (report_id) "
                                    "WHERE r.family = 'ace11'").fetchall()[0][0]]
-    html, constant = site_pages.results_table(facts)
+    html, constant = report.results_table(facts)
     # ACE and IIB side by side: product is a column group, so each line is one row
     assert "IIB 10.0.0.16" in html and "ACE 11.0.0.4" in html
     assert html.count("<tr") >= len({f["source_line"] for f in facts})
     for f in facts:
         assert f'>{esc(f["printed_value"])}</a>' in html
-        assert f'href="#{site_pages.src_anchor(f["source"], f["source_line"])}"' in html
+        assert f'href="#{common.src_anchor(f["source"], f["source_line"])}"' in html
     assert ("Scenario", facts[0]["scenario"]) in constant
 
 
 def test_sql_example_shows_the_query_and_its_result(pages_db):
-    html = site_pages.sql_example("SELECT 1 + 1 AS two, '<x>' AS text")
+    html = cookbook.sql_example("SELECT 1 + 1 AS two, '<x>' AS text")
     assert "SELECT 1 + 1 AS two, &#x27;&lt;x&gt;&#x27; AS text" in html
     assert ">2</td>" in html and "&lt;x&gt;" in html and "1 row" in html
 
 
-def test_models_page_says_when_the_model_tables_are_absent(pages_db):
-    if site_pages.has("model_predictions"):
-        pytest.fail("the session warehouse is built without models; this test needs it so")
-    assert "not built" in site_pages.models_summary()
-    assert "not built" in site_pages.sizing_chart()
-    assert "not built" in site_pages.models_fits()
+def test_the_cookbook_shows_numbers_as_duckdb_renders_them(pages_db):
+    """A printed number stays as printed: 1362.3 and 1191.6, never '1,362' or '1,192'."""
+    html = cookbook.sql_example("SELECT msg_rate, msg_rate_printed, message_size_bytes FROM measurements "
+                                "WHERE msg_rate_printed IN ('1362.3', '1191.6') ORDER BY msg_rate")
+    assert ">1191.6</td>" in html and ">1362.3</td>" in html and ">1384</td>" in html
+    assert "1,362" not in html and "1,192" not in html
+
+
+def test_the_overview_is_counted_from_the_warehouse_oldest_report_first(pages_db, wh):
+    from support.expected import total_values
+
+    years = [y for (y,) in wh.sql("SELECT published_year FROM dim_report ORDER BY published_year").fetchall()]
+    intro = overview.intro()
+    assert f"Five IBM performance reports ({years[0]} to {years[-1]}), {total_values():,} numbers" in intro
+    assert [r["year"] for r in common.reports()] == sorted(years)
+    listed = re.findall(r'<a href="(report-[^"]+)\.html"', overview.reports_table())
+    assert listed == [common.report_page_name(r["family"]) for r in common.reports()]
+
+
+def test_gitignore_holds_what_quarto_render_would_add():
+    """`quarto render` appends /.quarto/ and **/*.quarto_ipynb to .gitignore when those exact
+    lines are missing (quarto-cli src/project/project-gitignore.ts), and the pre-render step
+    writes generated pages: all ignored, so a render leaves `git status` clean."""
+    lines = [line.strip() for line in (PROJECT_ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()]
+    for entry in ("/.quarto/", "**/*.quarto_ipynb", "site/report-*.qmd", "site/_reports.yml", "site/_site/"):
+        assert entry in lines, entry
+
+
+def test_models_page_says_when_the_model_tables_are_absent(tmp_path, monkeypatch):
+    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+    from perfwh.stages.build import build
+
+    db = tmp_path / "plain.duckdb"  # without rules, so without the models they fit
+    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False,
+          progress=False)
+    monkeypatch.setenv(DB_ENV, str(db))
+    common.reset()
+    try:
+        assert not common.has("model_predictions")
+        assert "not built" in models_page.summary()
+        assert "not built" in models_page.sizing_chart()
+        assert "not built" in models_page.fits()
+    finally:
+        common.reset()
 
 
 # -- the built site ------------------------------------------------------------------------
@@ -197,7 +249,7 @@ def test_fallback_renders_every_page_into_the_configured_layout(site):
         out = config.output_of(page)
         assert out.exists(), out
         html = out.read_text(encoding="utf-8")
-        assert "<h1 class=\"title\">" in html and '<header class="navbar">' in html
+        assert "<h1 class=\"title\">" in html and '<header class="pw-navbar">' in html
     assert (result.out / "index.html").read_text().count('url=site/index.html') == 1
 
 
@@ -223,6 +275,39 @@ def test_every_local_link_resolves_and_nothing_is_loaded_from_outside(site):
             (result.out / "site/assets/site.css").read_text(), (result.out / "site/assets/site.js").read_text()]:
         for cdn in ("cdn.jsdelivr", "unpkg.com", "googleapis", "mathjax", "require.js", "@import"):
             assert cdn not in text.lower()
+
+
+def test_out_holds_the_site_and_nothing_is_left_elsewhere(site):
+    """`perfwh site --out DIR`: DIR holds the site and nothing else; nothing is left beside it
+    (staging folders) or in the project (untracked files git does not ignore)."""
+    import subprocess
+
+    result, _, _ = site
+    config = load_config(output_dir=result.out)
+    assert sorted(p.name for p in result.out.iterdir()) == [".perfwh-site", "index.html", "site"]
+    pages = {config.output_of(p).name for p in config.pages}
+    expected = pages | {"assets", "downloads", "data-docs", "search-index.js"}
+    assert {p.name for p in (result.out / "site").iterdir()} == expected
+    assert sorted(p.name for p in (result.out / "site" / "assets").iterdir()) == [
+        "favicon.svg", "site.css", "site.js", "vendor"]
+    # beside it only the writer lock (kept, like every lock file of perfwh's writers)
+    assert [p.name for p in result.out.parent.iterdir() if p.name.startswith(".")] == [".perfwh.lock"]
+    # the pre-render step's pages, the lock in site/: all ignored by git
+    stray = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "site", "_quarto.yml"],
+                           cwd=PROJECT_ROOT, capture_output=True, text=True).stdout.split()
+    assert stray == []
+
+
+def test_the_stylesheet_leaves_quartos_navbar_to_bootstrap():
+    """Under Quarto the navbar is Bootstrap's (.navbar, .dropdown-menu): no rule of site.css that
+    can match it may set display, position or visibility (a `.navbar ul { display: flex }` kept
+    its drop-down open on every page). The fallback's navbar is .pw-navbar."""
+    css = re.sub(r"/\*.*?\*/", "", (PROJECT_ROOT / "site/assets/site.css").read_text(encoding="utf-8"), flags=re.S)
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        for selector in selectors.split(","):
+            if ".pw-navbar" in selector or not re.search(r"\.(navbar|dropdown-menu|dropdown|nav-item)\b", selector):
+                continue
+            assert not re.search(r"\b(display|position|visibility)\s*:", body), selector.strip()
 
 
 def test_chart_libraries_are_served_with_the_site(site):
@@ -333,7 +418,7 @@ def _project(root: Path, cell: str) -> Path:
 
 
 def test_fallback_maps_navigation_for_nested_pages(tmp_path, built_warehouse):
-    root = _project(tmp_path / "p", "from perfwh.site_html import tag\ntag('em', '<b>')")
+    root = _project(tmp_path / "p", "from perfwh.publish.html import tag\ntag('em', '<b>')")
     result = build_site(db=built_warehouse, root=root, renderer="fallback", log=lambda m: None)
     out = root / "site" / "_site"
     assert result.out == out
@@ -356,6 +441,43 @@ def test_a_failing_cell_names_page_and_line_and_keeps_the_previous_site(tmp_path
         build_site(db=built_warehouse, out=out, root=root, renderer="fallback", log=lambda m: None)
     assert sorted(p.name for p in out.iterdir()) == [".perfwh-site", "previous.html"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+@pytest.mark.parametrize("cell, problem", [
+    ("from IPython.display import HTML\nHTML('<b>bold</b>')", "output of type text/html"),
+    ("from IPython.display import Javascript\nJavascript('1')", "output of type application/javascript"),
+    ("from perfwh.publish.html import Html\nHtml('<script src=\"https://cdn.example.org/x.js\"></script>')",
+     "reference to another host"),
+    ("from perfwh.publish.html import Html\nHtml('<p style=\"background: url(//cdn.example.org/a.png)\">x</p>')",
+     "reference to another host"),
+])
+def test_a_page_quarto_would_render_with_outside_scripts_is_refused(tmp_path, built_warehouse, cell, problem):
+    """What makes Quarto add require.js and jQuery from a CDN (a text/html or JavaScript
+    output), or a cell loading from another host, fails the build with the page named."""
+    root = _project(tmp_path / "p", cell)
+    with pytest.raises(SiteError, match=rf"deep\.qmd: the page would not render the same(.|\n)*{problem}"):
+        build_site(db=built_warehouse, out=tmp_path / "out", root=root, renderer="fallback", log=lambda m: None)
+
+
+def test_the_quarto_ready_sources_reference_nothing_outside_the_site(site):
+    """The pages as Quarto reads them - each .qmd, what its cells emitted (the fallback build
+    of the site fixture refuses any output Quarto would render with CDN scripts, see above),
+    and the files _quarto.yml adds to every page - load nothing from another host; and the
+    page modules emit HTML only through Html, never as text/html."""
+    from perfwh.publish.site.quarto import outside_references
+
+    config = load_config()
+    files = [*config.pages, PROJECT_ROOT / "_quarto.yml", *config.resources,
+             *(PROJECT_ROOT / c for c in ([config.html.get("css")] if isinstance(config.html.get("css"), str)
+                                          else config.html.get("css") or [])),
+             PROJECT_ROOT / config.html["include-after-body"]]
+    for path in files:
+        assert outside_references(path.read_text(encoding="utf-8")) == [], path
+    for module in sorted((PROJECT_ROOT / "perfwh" / "publish").rglob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        assert "IPython.display import HTML" not in text and "display(HTML" not in text, module
+    result, _, _ = site
+    assert result.path == "fallback" and len(result.pages) == len(config.pages)
 
 
 def test_a_folder_perfwh_did_not_build_is_never_replaced(tmp_path, built_warehouse):
@@ -381,7 +503,11 @@ def test_quarto_is_used_when_on_path(tmp_path, built_warehouse, monkeypatch):
     result = build_site(db=built_warehouse, out=out, log=lines.append)
     assert result.path == "quarto" and "rendered with Quarto" in result.renderer
     cwd, args, db = record.read_text().strip().split("|")
-    assert Path(cwd) == PROJECT_ROOT and args == f"render --output-dir {out.resolve()}"
+    command, _, staged = args.partition(" --output-dir ")
+    assert Path(cwd) == PROJECT_ROOT and command == "render"
+    # rendered into a folder beside the output folder, then moved over it whole
+    assert Path(staged).parent == out.resolve().parent and Path(staged) != out.resolve()
+    assert out.is_dir() and not Path(staged).exists()
     assert Path(db) == built_warehouse.resolve()
     assert any("quarto found" in line for line in lines)
 
@@ -406,26 +532,26 @@ def test_site_command_is_registered():
 def test_pages_degrade_without_quality_and_model_tables(tmp_path, monkeypatch):
     """A warehouse built with --rules none and no models: every page function still answers,
     with a clear note where a table is missing."""
-    from perfwh import RAW_DIR, SOURCES_FILE
-    from perfwh.build import build
+    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
+    from perfwh.stages.build import build
 
     db = tmp_path / "bare.duckdb"
     build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
-    monkeypatch.setenv(site_pages.DB_ENV, str(db))
-    site_pages.reset()
+    monkeypatch.setenv(DB_ENV, str(db))
+    common.reset()
     try:
-        assert not site_pages.has("dq_findings") and not site_pages.has("model_fits")
-        for fn in (site_pages.quality_summary, site_pages.quality_rules, site_pages.quality_findings,
-                   site_pages.models_summary, site_pages.models_chart, site_pages.sizing_chart,
-                   site_pages.models_fits):
+        assert not common.has("dq_findings") and not common.has("model_fits")
+        for fn in (quality.summary, quality.rules, quality.findings, models_page.summary,
+                   models_page.accuracy_chart, models_page.sizing_chart, models_page.fits):
             assert "not built" in fn(), fn.__name__
-        assert site_pages.models_unfitted() == ""
-        for family in ("wbimb", "iib10", "ace11", "ace13", "messagesight"):
-            html = site_pages.report_page(family)
+        assert models_page.unfitted() == ""
+        assert len(common.families()) == 5
+        for family in common.families():
+            html = report.report_page(family)
             assert 'class="flag' not in html and "<table" in html
-        for fn in (site_pages.overview_reports, site_pages.overview_measured, site_pages.coverage_chart,
-                   site_pages.coverage_matrix, site_pages.compare_products, site_pages.compare_platforms,
-                   site_pages.generations, site_pages.explorer_chart, site_pages.downloads):
+        for fn in (overview.reports_table, overview.measured, overview.coverage_chart,
+                   overview.coverage_matrix, compare.products, compare.platforms,
+                   compare.generations, explorer.explorer_chart, downloads.page):
             assert len(fn()) > 100, fn.__name__
     finally:
-        site_pages.reset()
+        common.reset()

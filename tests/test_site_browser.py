@@ -1,12 +1,14 @@
 """The website in a real browser: headless Chromium (Debian's package) driven by Playwright.
 
 The site is built into a temporary folder from a fresh warehouse (perfwh.site_testing), served
-over HTTP on 127.0.0.1 by a local http.server thread, and every page is opened: it loads (200),
-every chart draws (an SVG with marks), the explorer's filters change its chart, nothing is
-written to the console as an error, no request leaves 127.0.0.1 (every request is routed
-through a handler that records and aborts anything else), and a scenario named
-<script>alert(1)</script> shows as text without a dialog. Screenshots of the main pages go to
-test-artifacts/.
+over HTTP on 127.0.0.1 by a local http.server thread, and every page - the Great Expectations
+Data Docs published with it included - is opened at 1400 px and at 390 px (a phone): it loads
+(200), every chart draws (an SVG with marks) inside its container, the page body does not
+overflow sideways, every drop-down menu of the navbar is closed until clicked and open after,
+nothing is written to the console as an error, no request leaves 127.0.0.1 (every request is
+routed through a handler that records and aborts anything else). The explorer's filters change
+its chart, tooltips show report numbers exactly as printed on their source line, and a scenario
+named <script>alert(1)</script> shows as text without a dialog. Screenshots go to test-artifacts/.
 """
 from __future__ import annotations
 
@@ -18,14 +20,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from perfwh.site import load_config
-from perfwh.site_testing import build_test_site
+from perfwh.publish.site.config import load_config
+from support.site import build_test_site
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 HOSTILE = "<script>alert(1)</script>"
 MAIN_PAGES = ["index", "report-iib10", "compare", "explorer", "models", "quality", "cookbook", "downloads"]
+WIDTHS = {"desktop": 1400, "phone": 390}
+DATA_DOCS = "site/data-docs"
 
 pytestmark = pytest.mark.slow
 
@@ -68,10 +72,10 @@ class Visit:
     """A browser page that records console errors, page errors, dialogs and every request, and
     lets only requests to the local server through."""
 
-    def __init__(self, browser, base: str):
+    def __init__(self, browser, base: str, width: int = WIDTHS["desktop"]):
         self.base = base
         self.host = urlsplit(base).netloc
-        self.context = browser.new_context(viewport={"width": 1400, "height": 900})
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.requests: list[str] = []
@@ -116,6 +120,45 @@ class Visit:
                     marks: svg ? svg.querySelectorAll('.role-mark > *').length : 0};
         })""")
 
+    def layout_problems(self) -> list[str]:
+        """The page body wider than the window; a chart reaching outside its container."""
+        return self.page.evaluate("""() => {
+            const problems = [];
+            const root = document.documentElement;
+            if (root.scrollWidth > root.clientWidth + 1) {
+                problems.push(`the page is ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
+            }
+            for (const el of document.querySelectorAll('.perfwh-chart')) {
+                const svg = el.querySelector('svg');
+                if (!svg) { continue; }
+                const box = el.getBoundingClientRect(), chart = svg.getBoundingClientRect();
+                if (chart.left < box.left - 1 || chart.right > box.right + 1) {
+                    problems.push(`chart ${el.dataset.chart}: ${Math.round(chart.width)} px in a ${Math.round(box.width)} px container`);
+                }
+            }
+            return problems;
+        }""")
+
+    def check_menus(self, path: str) -> int:
+        """Every drop-down menu of the navbar is hidden until its toggle is clicked, shown after,
+        and hidden again by Escape. Returns how many were checked."""
+        toggles = self.page.locator(".dropdown-toggle")
+        checked = 0
+        for i in range(toggles.count()):
+            toggle = toggles.nth(i)
+            if not toggle.is_visible():
+                continue
+            menu = self.page.locator(f"#{toggle.get_attribute('aria-controls')}")
+            assert menu.count() == 1 and menu.get_attribute("class").split().count("dropdown-menu") == 1, path
+            assert not menu.is_visible(), f"{path}: a drop-down menu is open before any click"
+            toggle.click()
+            assert menu.is_visible(), f"{path}: the drop-down menu did not open on a click"
+            assert menu.locator("a").first.is_visible()
+            self.page.keyboard.press("Escape")
+            assert not menu.is_visible(), f"{path}: Escape did not close the drop-down menu"
+            checked += 1
+        return checked
+
     def close(self):
         self.context.close()
 
@@ -137,25 +180,44 @@ def _page_paths(out: Path) -> list[str]:
     return [config.output_of(p).relative_to(out).as_posix() for p in config.pages]
 
 
-def test_every_page_loads_draws_its_charts_and_stays_local(site, browser, serve, artifacts):
+def _data_docs_paths(out: Path) -> list[str]:
+    return sorted(p.relative_to(out).as_posix() for p in (out / DATA_DOCS).rglob("*.html"))
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, serve, artifacts, device):
     base = serve(site.out)
-    visit = Visit(browser, base)
-    drawn = 0
+    visit = Visit(browser, base, WIDTHS[device])
+    drawn = menus = 0
     try:
         visit.open("")  # the root index sends the reader to the first page
         assert visit.page.url.endswith("/site/index.html")
         for path in _page_paths(site.out):
             visit.open(path)
             assert visit.page.locator("h1.title").count() == 1, path
-            assert visit.page.locator("header.navbar a").count() >= 10, path
+            assert visit.page.locator("header.pw-navbar a").count() >= 10, path
             for c in visit.charts():
                 assert c["state"] == "true", f"{path}: chart {c['name']} did not draw"
                 assert c["width"] > 50 and c["height"] > 50, f"{path}: chart {c['name']} is empty: {c}"
                 assert c["marks"] > 0, f"{path}: chart {c['name']} has no marks"
                 drawn += 1
+            assert visit.layout_problems() == [], path
+            menus += visit.check_menus(path)
             name = Path(path).stem
             if name in MAIN_PAGES:
-                visit.page.screenshot(path=str(artifacts / f"site-{name}.png"), full_page=name != "report-iib10")
+                visit.page.screenshot(path=str(artifacts / f"site-{name}-{device}.png"),
+                                      full_page=name != "report-iib10")
+        docs = _data_docs_paths(site.out)
+        assert f"{DATA_DOCS}/index.html" in docs and len(docs) >= 3, "the Data Docs are published with the site"
+        visit.open("site/quality.html")
+        visit.page.get_by_role("link", name="Data Docs").first.click()
+        visit.page.wait_for_load_state("load")
+        assert visit.page.url.endswith(f"/{DATA_DOCS}/index.html")
+        for path in docs:
+            visit.open(path)
+            assert visit.page.locator("table tbody tr").count() > 0, f"{path}: its tables are empty"
+            assert visit.layout_problems() == [], path
+        visit.page.screenshot(path=str(artifacts / f"site-data-docs-{device}.png"))
         assert not visit.errors, visit.errors
         assert not visit.blocked, f"requests that would leave 127.0.0.1: {visit.blocked}"
         assert all(urlsplit(u).netloc == visit.host for u in visit.requests if u.startswith("http"))
@@ -164,6 +226,55 @@ def test_every_page_loads_draws_its_charts_and_stays_local(site, browser, serve,
     finally:
         visit.close()
     assert drawn >= 7  # coverage, two comparisons, explorer, model accuracy, sizing, findings
+    assert menus >= len(_page_paths(site.out))  # the Reports menu of every page
+
+
+def _tooltip(page) -> dict[str, str]:
+    """The rows of the chart tooltip showing (vega-tooltip's key/value table); empty when the
+    point hovered lies under another mark and no tooltip opened for it."""
+    tooltip = page.locator("#vg-tooltip-element")
+    try:
+        tooltip.wait_for(state="visible", timeout=1_500)
+    except Exception:  # noqa: BLE001 - playwright's TimeoutError: nothing to read
+        return {}
+    return dict(zip(tooltip.locator("td.key").all_inner_texts(), tooltip.locator("td.value").all_inner_texts()))
+
+
+def _printed_at(wh, where: str) -> set[str]:
+    """Every printed string on the report lines a tooltip names: 'file:12' or 'file:12 / 14'."""
+    source, _, lines = where.rpartition(":")
+    numbers = [int(n) for n in lines.split("/")]
+    return {p for (p,) in wh.sql("SELECT printed_value FROM metric_values WHERE source = ? AND source_line IN "
+                                 f"({', '.join('?' * len(numbers))})", params=[source, *numbers]).fetchall()}
+
+
+def test_tooltips_show_report_numbers_as_printed(site, browser, serve, wh):
+    """Hover points of every chart that shows report numbers: each value labelled '(printed)'
+    is a string printed on the report line the tooltip names, never a rounded number."""
+    visit = Visit(browser, serve(site.out))
+    checked = 0
+    try:
+        for path in ("site/explorer.html", "site/compare.html", "site/models.html"):
+            visit.open(path)
+            for chart in visit.page.locator(".perfwh-chart").all():
+                points = chart.locator("svg .mark-symbol.role-mark path")
+                n = points.count()
+                for i in sorted({round(k * (n - 1) / 9) for k in range(10)} if n else ()):
+                    points.nth(i).hover(force=True)
+                    rows = _tooltip(visit.page)
+                    where = rows.get("source line") or rows.get("lines")
+                    printed = {k: v for k, v in rows.items() if k.endswith("(printed)") and v.strip()}
+                    if not printed:
+                        continue
+                    assert where, f"{path}: a tooltip with printed numbers names no source line: {rows}"
+                    allowed = _printed_at(wh, where)
+                    for key, value in printed.items():
+                        assert value in allowed, f"{path}: {key} = {value!r}, printed on {where}: {sorted(allowed)}"
+                        checked += 1
+        assert not visit.errors, visit.errors
+    finally:
+        visit.close()
+    assert checked >= 30
 
 
 def test_explorer_filters_change_the_chart(site, browser, serve, artifacts):
@@ -176,8 +287,16 @@ def test_explorer_filters_change_the_chart(site, browser, serve, artifacts):
         labels = page.locator(".perfwh-chart .vega-bindings .vega-bind-name").all_inner_texts()
         assert [t.strip() for t in labels] == ["Product", "Platform", "Scenario", "Persistence", "Configuration"]
         svg = page.locator(".perfwh-chart svg").first
+        # it opens on one scenario (readable), not on every series at once
+        opening = visit.charts()[0]["marks"]
+        assert selects.nth(2).input_value() != "__all__" and opening > 0
         before = svg.inner_html()
+        selects.nth(2).select_option(label="All")
+        page.wait_for_function("(before) => document.querySelector('.perfwh-chart svg').innerHTML !== before", arg=before)
         marks_before = visit.charts()[0]["marks"]
+        assert marks_before > opening
+        assert visit.layout_problems() == []
+        before = svg.inner_html()
         product = selects.nth(0)
         options = product.locator("option").all_inner_texts()
         assert options[0] == "All" and "IIB 10.0.0.2" in options
@@ -249,5 +368,36 @@ def test_a_hostile_scenario_name_shows_as_text_and_runs_nothing(hostile_site, br
         assert not visit.dialogs, visit.dialogs
         assert not visit.errors, visit.errors
         assert not visit.blocked
+    finally:
+        visit.close()
+
+
+def test_search_finds_pages_headings_reports_and_scenarios_offline(site, browser, serve):
+    """The fallback's search box: an index served with the site (no CDN), matching page
+    titles, section headings, report titles and scenario names; a result opens its page."""
+    visit = Visit(browser, serve(site.out))
+    try:
+        visit.open("site/index.html")
+        box = visit.page.locator("#pw-search-input")
+        results = visit.page.locator(".pw-search-results")
+        for words, kind, page in (("sizing", "page", "models.html"),
+                                  ("every finding", "section of", "quality.html#"),
+                                  ("MessageSight", "report", "report-messagesight.html"),
+                                  ("soap echo", "scenario", "report-ace11.html")):
+            box.fill(words)
+            results.wait_for(state="visible")
+            hits = results.locator("a")
+            assert hits.count() > 0, words
+            texts = hits.all_inner_texts()
+            hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+            assert any(kind in t and page in h for t, h in zip(texts, hrefs)), (words, list(zip(texts, hrefs)))
+        box.fill("no such thing anywhere")
+        assert "no match" in results.inner_text()
+        box.fill("sizing")
+        results.locator("a").first.click()
+        visit.page.wait_for_load_state("load")
+        assert visit.page.url.split("#")[0].endswith("/site/models.html")
+        assert any(u.endswith("/site/search-index.js") for u in visit.requests)
+        assert not visit.errors and not visit.blocked
     finally:
         visit.close()

@@ -1,4 +1,7 @@
-/* perfwh site: draws the charts of a page with the Vega libraries served with the site.
+/* perfwh site: charts drawn with the Vega libraries served with the site, sized to their
+ * container; and, on pages of perfwh's fallback renderer (.pw-navbar), its drop-down menus and
+ * its search. Quarto's pages have Bootstrap's navbar and Quarto's own search: nothing here
+ * touches them.
  *
  * A chart is <div class="perfwh-chart"><script type="application/json" class="perfwh-spec">,
  * its Vega-Lite spec written as JSON with <, > and & escaped (so no data can end the element).
@@ -9,25 +12,100 @@
 (function () {
   "use strict";
   var self = document.currentScript;
-  var bundleUrl = new URL("vendor/vega-bundle.js", self ? self.src : document.baseURI).href;
+  var base = self ? self.src : document.baseURI;
+  var bundleUrl = new URL("vendor/vega-bundle.js", base).href;
+
+  /* -- charts ----------------------------------------------------------------------------- */
+
+  // Narrowest a panel may become before side-by-side panels go one above the other, and the
+  // most a chart may grow beyond the width its spec asks for.
+  var MIN_PANEL = 240, MAX_GROWTH = 2.2;
+  var EMBED = { actions: false, renderer: "svg", mode: "vega-lite" };
+
+  // The views of a spec whose width can change: the panels of a horizontal or vertical
+  // concatenation, or the spec itself; each must have a numeric width.
+  function resizable(spec) {
+    var views = spec.hconcat || spec.vconcat || [spec];
+    return views.every(function (v) { return typeof v.width === "number"; }) ? views : [];
+  }
+
+  function setWidth(view, width) {
+    view.width = Math.max(40, Math.floor(width));
+    (view.layer || []).forEach(function (layer) { if (typeof layer.width === "number") { layer.width = view.width; } });
+  }
+
+  // On a narrow screen: panels one above the other, legends below, shorter axis labels.
+  function stack(spec) {
+    spec.vconcat = spec.hconcat;
+    delete spec.hconcat;
+    spec.config = spec.config || {};
+    spec.config.legend = Object.assign({}, spec.config.legend, { orient: "bottom", columns: 1 });
+    spec.config.axis = Object.assign({ labelLimit: 120 }, spec.config.axis);
+  }
+
+  // Draw a chart to the width of its container, measured: Vega's own layout cannot size a
+  // concatenation to its container, and axis labels and legends take room no spec states.
+  // The first drawing shows how much room they take; the panels are then given the rest (at
+  // most MAX_GROWTH times what the spec asked for), or stacked when side by side they would
+  // be narrower than MIN_PANEL, and the chart is drawn again.
+  function draw(el, target, spec, attempt) {
+    return window.vegaEmbed(target, spec, EMBED).then(function (result) {
+      var views = resizable(spec);
+      var svg = target.querySelector("svg");
+      if (attempt >= 3 || !views.length || !svg) { return result; }
+      var room = el.clientWidth;
+      var used = svg.getBoundingClientRect().width;
+      var inner = spec.vconcat
+        ? Math.max.apply(null, views.map(function (v) { return v.width; }))
+        : views.reduce(function (sum, v) { return sum + v.width; }, 0);
+      var scale = Math.min((room - (used - inner) - 2) / inner, MAX_GROWTH);
+      var narrowest = Math.min.apply(null, views.map(function (v) { return v.width; })) * scale;
+      if (spec.hconcat && views.length > 1 && narrowest < MIN_PANEL) {
+        stack(spec);
+      } else if (Math.abs(scale - 1) < 0.02 && used <= room) {
+        return result;
+      } else {
+        views.forEach(function (v) { setWidth(v, v.width * scale); });
+      }
+      result.finalize();
+      target.textContent = "";
+      return draw(el, target, spec, attempt + 1);
+    });
+  }
+
+  // Draw (or draw again) one chart from its spec, to the width its container has now.
+  function drawChart(el) {
+    var specEl = el.querySelector("script.perfwh-spec");
+    var old = el.querySelector(".perfwh-chart-body");
+    if (old) { el.removeChild(old); }
+    var target = document.createElement("div");
+    target.className = "perfwh-chart-body";
+    el.appendChild(target);
+    el.setAttribute("data-width", String(el.clientWidth));
+    var spec;
+    try {
+      spec = JSON.parse(specEl.textContent);
+    } catch (err) {
+      fail(el, err);
+      return;
+    }
+    draw(el, target, spec, 0).then(function () {
+      el.setAttribute("data-rendered", "true");
+    }).catch(function (err) { fail(el, err); });
+  }
 
   function drawAll() {
     var charts = document.querySelectorAll(".perfwh-chart");
-    Array.prototype.forEach.call(charts, function (el) {
-      var specEl = el.querySelector("script.perfwh-spec");
-      var target = document.createElement("div");
-      target.className = "perfwh-chart-body";
-      el.appendChild(target);
-      var spec;
-      try {
-        spec = JSON.parse(specEl.textContent);
-      } catch (err) {
-        fail(el, err);
-        return;
-      }
-      window.vegaEmbed(target, spec, { actions: false, renderer: "svg" }).then(function () {
-        el.setAttribute("data-rendered", "true");
-      }).catch(function (err) { fail(el, err); });
+    Array.prototype.forEach.call(charts, drawChart);
+    // a phone turned, a window resized: charts whose container changed much are drawn again
+    var pending = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(function () {
+        Array.prototype.forEach.call(charts, function (el) {
+          if (Math.abs(el.clientWidth - Number(el.getAttribute("data-width"))) > 40) { drawChart(el); }
+        });
+      }, 250);
     });
   }
 
@@ -40,7 +118,7 @@
     console.error("perfwh chart:", err);
   }
 
-  function start() {
+  function charts() {
     if (!document.querySelector(".perfwh-chart")) { return; }
     if (window.vegaEmbed) { drawAll(); return; }
     var s = document.createElement("script");
@@ -48,6 +126,88 @@
     s.onload = drawAll;
     s.onerror = function () { console.error("perfwh: could not load " + bundleUrl); };
     document.head.appendChild(s);
+  }
+
+  /* -- the fallback's navbar: menus open on click ------------------------------------------ */
+
+  function menus() {
+    var toggles = document.querySelectorAll(".pw-navbar .dropdown-toggle");
+    function closeAll(except) {
+      Array.prototype.forEach.call(toggles, function (t) {
+        if (t === except) { return; }
+        t.setAttribute("aria-expanded", "false");
+        t.nextElementSibling.classList.remove("show");
+      });
+    }
+    Array.prototype.forEach.call(toggles, function (toggle) {
+      toggle.addEventListener("click", function (event) {
+        event.stopPropagation();
+        var open = toggle.getAttribute("aria-expanded") !== "true";
+        closeAll(toggle);
+        toggle.setAttribute("aria-expanded", open ? "true" : "false");
+        toggle.nextElementSibling.classList.toggle("show", open);
+      });
+    });
+    document.addEventListener("click", function () { closeAll(null); });
+    document.addEventListener("keydown", function (event) { if (event.key === "Escape") { closeAll(null); } });
+  }
+
+  /* -- the fallback's search: an index written beside the pages ---------------------------- */
+
+  function search() {
+    var input = document.getElementById("pw-search-input");
+    if (!input) { return; }
+    var list = input.parentNode.querySelector(".pw-search-results");
+    var indexUrl = new URL(input.getAttribute("data-index"), document.baseURI);
+    var loaded = false;
+    function load(then) {
+      if (loaded || window.PERFWH_SEARCH) { loaded = true; then(); return; }
+      var s = document.createElement("script");
+      s.src = indexUrl.href;
+      s.onload = function () { loaded = true; then(); };
+      document.head.appendChild(s);
+    }
+    function show() {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      while (list.firstChild) { list.removeChild(list.firstChild); }
+      if (!words.length) { list.hidden = true; return; }
+      var hits = (window.PERFWH_SEARCH || []).filter(function (e) {
+        var text = (e.title + " " + e.kind).toLowerCase();
+        return words.every(function (w) { return text.indexOf(w) !== -1; });
+      }).slice(0, 30);
+      hits.forEach(function (e) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = new URL(e.href, indexUrl).href;
+        a.textContent = e.title;           // text, never HTML: titles come from the reports
+        var kind = document.createElement("span");
+        kind.className = "kind";
+        kind.textContent = e.kind;
+        a.appendChild(kind);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      if (!hits.length) {
+        var none = document.createElement("li");
+        none.className = "kind";
+        none.textContent = "  no match";
+        list.appendChild(none);
+      }
+      list.hidden = false;
+    }
+    input.addEventListener("input", function () { load(show); });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { input.value = ""; list.hidden = true; }
+    });
+    document.addEventListener("click", function (event) {
+      if (!input.parentNode.contains(event.target)) { list.hidden = true; }
+    });
+  }
+
+  function start() {
+    charts();
+    menus();
+    search();
   }
 
   if (document.readyState === "loading") {

@@ -1,0 +1,354 @@
+"""Planted-slip benchmark (issue 12): how many single-cell slips the rules catch, and how
+often the typo repair suggests the number that was there.
+
+Each of the five reports' rows is written as a CSV in the submission template (`perfwh
+template --rows-of` does the same) and checked with `perfwh check`'s own function against a
+shared warehouse built from the five reports - as a revision of the report it came from, so
+that the report itself is retired in the check's scratch copy and the rows are checked by the
+rules, the other reports and the models, not by comparison with their own printed twin
+(which would catch every slip: see the resubmission rule).
+
+A trial plants one slip (perfwh.quality.slips: a digit doubled, dropped or swapped with its
+neighbour, the decimal point moved one place, an extra decimal digit, μs/ms confused) in one
+cell of a row that no finding of the unplanted check is on or names (a slip in a row the rules
+already question is not a fair trial). The slip is caught when a
+finding that the unplanted check does not give (by rule and line) is on the slipped row or
+names its line. A suggestion is right when a finding on the slipped cell suggests its
+printed number (trailing zeros aside).
+
+Trials are checked in batches: one CSV holds several slips, each in a scenario of its own,
+and few enough that the repair does not take them for a systematic problem of the platform
+(--verify N re-checks N trials one by one and counts the disagreements).
+
+Usage: .venv/bin/python bench/bench_slips.py [--trials 500] [--seed 12] [--verify 0]
+Exits 1 when a target (TARGETS, as the README states them) is missed on 50 trials or more.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import duckdb  # noqa: E402
+
+from ingest.submission import write_rows  # noqa: E402
+from perfwh.quality.slips import KINDS, NotApplicable, number_of, plant  # noqa: E402
+from perfwh.stages.build import build  # noqa: E402
+from perfwh.stages.check import check  # noqa: E402
+from perfwh.warehouse.query import rows_as_template  # noqa: E402
+
+METRICS = ("msg_rate", "cpu_busy_pct", "cpu_ms_per_msg")
+BANDS = (("< 1 %", 0.0, 0.01), ("1-5 %", 0.01, 0.05), (">= 5 %", 0.05, float("inf")))
+# The repair treats a rule that flags more than a tenth of a platform's rows as systematic;
+# a batch stays below that (with the unplanted findings counted in).
+SYSTEMATIC_SHARE = 0.10
+TARGETS = {("with %CPU", ">= 5 %"): 99.0, ("without %CPU", ">= 5 %"): 97.0,
+           ("with %CPU", "1-5 %"): 80.0}
+
+
+@dataclass
+class Cell:
+    source: str
+    line: int          # line of the row in the CSV
+    row: int           # index of the row in the CSV's rows
+    metric: str
+    printed: str
+    has_cpu: bool
+    has_cost: bool     # the row prints a CPU cost (not a rate-only score card or summary table)
+    scenario: str
+    platform: str
+    product: str
+    report_line: int   # the row's line in the report it came from
+
+
+@dataclass
+class Trial:
+    cell: Cell
+    kind: str
+    planted: str
+    change: float      # |planted / printed - 1|
+    caught: bool = False
+    rules: tuple = ()
+    suggested: str | None = None
+    right: bool = False
+
+    @property
+    def band(self) -> str:
+        return next(name for name, lo, hi in BANDS if lo <= self.change < hi)
+
+    @property
+    def table_kind(self) -> str:
+        return "with %CPU" if self.cell.has_cpu else "without %CPU"
+
+    @property
+    def detail_kind(self) -> str:
+        """Tables without %CPU split: those with a CPU cost (ACE 11, ACE 13) and rate-only
+        ones (MessageSight's score card, WBIMB's Tables 1 and 2)."""
+        if self.cell.has_cpu:
+            return "with %CPU"
+        return "without %CPU: with a CPU cost" if self.cell.has_cost else "without %CPU: rates only"
+
+
+@dataclass
+class Report:
+    """One report's rows as a CSV and what the unplanted check says about them."""
+    source: str
+    rows: list[dict]
+    baseline: set = field(default_factory=set)        # (rule, line) of the unplanted findings
+    noted: set = field(default_factory=set)           # lines an unplanted finding is on or names
+    errors: set = field(default_factory=set)          # lines with an unplanted error on them
+    warned: set = field(default_factory=set)          # lines with an unplanted warning on them
+    platform_rows: Counter = field(default_factory=Counter)
+    errors_by_rule_platform: Counter = field(default_factory=Counter)
+    clean: set = field(default_factory=set)           # CSV lines whose report line has no finding
+                                                      # in the warehouse (the README judges those)
+
+
+def lines_named(finding: dict) -> set[int]:
+    """The finding's own line and the lines its message names ("line 12", "file:12")."""
+    named = {int(n) for n in re.findall(r"\blines? (\d+)\b|:(\d+)\)", finding["message"])
+             for n in n if n}
+    return {finding["source_line"]} | named
+
+
+def csv_of(path: Path, rows: list[dict], slips: dict[tuple[int, str], str] | None = None) -> Path:
+    planted = [dict(r) for r in rows]
+    for (index, metric), text in (slips or {}).items():
+        planted[index][metric] = text
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        write_rows(planted, handle)
+    return path
+
+
+def prepare(con, warehouse: Path, tmp: Path, source: str) -> tuple[Report, list[Cell]]:
+    rows = rows_as_template(con, source)
+    report = Report(source, rows)
+    judged = set()
+    for line, message in con.sql("SELECT source_line, message FROM dq_findings WHERE source = ?",
+                                 params=[source]).fetchall():
+        judged |= lines_named({"source_line": line, "message": message})
+    report.clean = {index + 2 for index, r in enumerate(rows) if r["source_line"] not in judged}
+    path = csv_of(tmp / f"bench-{source}.csv", rows)
+    found = check(path, warehouse=warehouse, revision_of=source).findings
+    for f in found:
+        report.baseline.add((f["rule"], f["source_line"]))
+        report.noted |= lines_named(f)
+        (report.errors if f["severity"] == "error" else report.warned).add(f["source_line"])
+    platforms = {}
+    cells = []
+    for index, r in enumerate(rows):
+        line = index + 2
+        platforms[line] = r["platform"]
+        report.platform_rows[r["platform"]] += 1
+        if line in report.noted:
+            continue  # a slip in a row the rules already question is not a fair trial
+        for metric in METRICS:
+            if r.get(metric):
+                cells.append(Cell(source, line, index, metric, str(r[metric]),
+                                  bool(r.get("cpu_busy_pct")), bool(r.get("cpu_ms_per_msg")),
+                                  r["scenario"], r["platform"], r["product"], r["source_line"]))
+    for f in found:
+        if f["severity"] == "error":
+            report.errors_by_rule_platform[(f["rule"], platforms.get(f["source_line"]))] += 1
+    return report, cells
+
+
+def draw(cells: list[Cell], kind: str, count: int, rng: random.Random) -> list[Trial]:
+    trials = []
+    attempts = 0
+    while len(trials) < count:
+        attempts += 1
+        if attempts > count * 200:
+            raise RuntimeError(f"cannot plant {count} slips of kind {kind}")
+        cell = rng.choice(cells)
+        unit_column = cell.metric == "cpu_ms_per_msg"
+        try:
+            planted = plant(cell.printed, kind, rng.randrange(16), rng.choice("0123456789"),
+                            unit_column=unit_column)
+            before = number_of(cell.printed, unit_column)
+            after = number_of(planted, unit_column)
+        except NotApplicable:
+            continue
+        if after <= 0 or after == before or (cell.metric == "cpu_busy_pct" and after > 100):
+            continue  # the reader refuses it outright (unreadable_value), or nothing changed
+        trials.append(Trial(cell, kind, planted, abs(after / before - 1)))
+    return trials
+
+
+def batches(trials: list[Trial], report: Report) -> list[list[Trial]]:
+    """Trials of one report packed into checks: one slip per scenario and product per check
+    (the rules compare rows of one test; the other product's rows only through the closest of
+    several peers), and per platform fewer than the repair's systematic share allows."""
+    room = {p: max(1, int(SYSTEMATIC_SHARE * n) - max(
+        (c for (rule, plat), c in report.errors_by_rule_platform.items() if plat == p), default=0) - 1)
+        for p, n in report.platform_rows.items()}
+    open_batches: list[tuple[set, Counter, list[Trial]]] = []
+    for trial in trials:
+        for scenarios, per_platform, members in open_batches:
+            if (trial.cell.scenario, trial.cell.product) not in scenarios \
+                    and per_platform[trial.cell.platform] < room[trial.cell.platform]:
+                break
+        else:
+            scenarios, per_platform, members = set(), Counter(), []
+            open_batches.append((scenarios, per_platform, members))
+        scenarios.add((trial.cell.scenario, trial.cell.product))
+        per_platform[trial.cell.platform] += 1
+        members.append(trial)
+    return [members for _s, _p, members in open_batches]
+
+
+def same_number(a: str, b: str, unit_column: bool) -> bool:
+    try:
+        return abs(number_of(a, unit_column) - number_of(b, unit_column)) <= 1e-9 * max(
+            1.0, abs(number_of(b, unit_column)))
+    except NotApplicable:
+        return False
+
+
+def judge(trial: Trial, report: Report, found: list[dict]) -> None:
+    cell = trial.cell
+    new = [f for f in found if (f["rule"], f["source_line"]) not in report.baseline
+           and cell.line in lines_named(f)]
+    trial.caught = bool(new)
+    trial.rules = tuple(sorted({f["rule"] for f in new}))
+    for f in found:
+        if f["source_line"] == cell.line and f["metric"] == cell.metric and f.get("suggested_value"):
+            trial.suggested = f["suggested_value"]
+            trial.right = same_number(f["suggested_value"], cell.printed, cell.metric == "cpu_ms_per_msg")
+            break
+
+
+def run_batch(batch: list[Trial], report: Report, warehouse: Path, tmp: Path) -> None:
+    slips = {(t.cell.row, t.cell.metric): t.planted for t in batch}
+    path = csv_of(tmp / f"bench-{report.source}.csv", report.rows, slips)
+    found = check(path, warehouse=warehouse, revision_of=report.source).findings
+    for trial in batch:
+        judge(trial, report, found)
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.1f} %" if whole else "n/a"
+
+
+def summary(trials: list[Trial], reports: dict[str, Report]) -> list[str]:
+    out = ["| slip | trials | caught | suggestion right (of caught with one) |", "|---|---|---|---|"]
+    for kind in KINDS:
+        mine = [t for t in trials if t.kind == kind]
+        caught = [t for t in mine if t.caught]
+        suggested = [t for t in caught if t.suggested]
+        out.append(f"| {kind} | {len(mine)} | {pct(len(caught), len(mine))} | "
+                   f"{pct(sum(t.right for t in suggested), len(suggested))} of {len(suggested)} |")
+    out += ["", "| table kind | change | trials | caught | target |", "|---|---|---|---|---|"]
+    kinds = (("with %CPU", lambda t: t.table_kind == "with %CPU"),
+             ("without %CPU", lambda t: t.table_kind == "without %CPU"),
+             ("... with a CPU cost", lambda t: t.detail_kind == "without %CPU: with a CPU cost"),
+             ("... rates only", lambda t: t.detail_kind == "without %CPU: rates only"))
+    for name, member in kinds:
+        for band, _lo, _hi in BANDS:
+            mine = [t for t in trials if member(t) and t.band == band]
+            target = TARGETS.get((name, band))
+            out.append(f"| {name} | {band} | {len(mine)} | "
+                       f"{pct(sum(t.caught for t in mine), len(mine))} | "
+                       f"{f'>= {target:.0f} %' if target else ''} |")
+    caught = [t for t in trials if t.caught]
+    suggested = [t for t in caught if t.suggested]
+    out += ["", f"suggestions: {len(suggested)} of {len(caught)} caught slips "
+                f"({pct(len(suggested), len(caught))}), right: {sum(t.right for t in suggested)} "
+                f"({pct(sum(t.right for t in suggested), len(suggested))})"]
+    rows = sum(len(r.rows) for r in reports.values())
+    planted_into = sum(len(r.rows) - len({ln for ln in r.noted if 2 <= ln < len(r.rows) + 2})
+                       for r in reports.values())
+    clean = sum(len(r.clean) for r in reports.values())
+    errors = sum(len(r.clean & r.errors) for r in reports.values())
+    warned = sum(len((r.clean & r.warned) - r.errors) for r in reports.values())
+    out += ["", f"rows: {rows}; planted into: {planted_into} (the rest carry or are named by a "
+                f"finding before any slip); clean rows (no finding in the warehouse is on or names "
+                f"them): {clean}, of which with an error in the unplanted check: {errors}, with a "
+                f"warning: {warned} ({pct(warned, clean)})"]
+    return out
+
+
+def missed(trials: list[Trial], limit: int = 40) -> list[str]:
+    out = []
+    for t in sorted((t for t in trials if not t.caught and t.change >= 0.05),
+                    key=lambda t: -t.change)[:limit]:
+        out.append(f"  missed {t.kind:13s} {t.cell.source}:{t.cell.report_line} {t.cell.metric} "
+                   f"{t.cell.printed} -> {t.planted} ({100 * t.change:.1f} %) {t.cell.product} "
+                   f"{t.cell.platform} {t.cell.scenario}")
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=500, help="trials per kind of slip")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--verify", type=int, default=0,
+                        help="re-check this many trials one at a time and compare")
+    parser.add_argument("--missed", action="store_true", help="list missed slips of 5 %% or more")
+    parser.add_argument("--out", type=Path, help="write every trial and its outcome to this JSON file")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="perfwh-slips-") as tmp:
+        tmp = Path(tmp)
+        warehouse = tmp / "warehouse.duckdb"
+        build(out=warehouse, rules="duckdb", parquet=False, progress=False)
+        con = duckdb.connect(str(warehouse), read_only=True)
+        sources = [s for (s,) in con.sql("SELECT source FROM dim_report ORDER BY source").fetchall()]
+        reports, cells = {}, []
+        for source in sources:
+            report, mine = prepare(con, warehouse, tmp, source)
+            reports[source] = report
+            cells += mine
+        con.close()
+        prepared = time.perf_counter()
+        trials = [t for kind in KINDS for t in draw(cells, kind, args.trials, rng)]
+        planned = [(report, batch) for source, report in reports.items()
+                   for batch in batches([t for t in trials if t.cell.source == source], report)]
+        checks = 0
+        for report, batch in planned:
+            run_batch(batch, report, warehouse, tmp)
+            checks += 1
+            if checks % 25 == 0:
+                print(f"bench_slips: {checks} of {len(planned)} checks, "
+                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        elapsed = time.perf_counter() - started
+        disagreements = 0
+        for trial in rng.sample(trials, min(args.verify, len(trials))):
+            alone = Trial(trial.cell, trial.kind, trial.planted, trial.change)
+            run_batch([alone], reports[trial.cell.source], warehouse, tmp)
+            disagreements += (alone.caught, alone.right) != (trial.caught, trial.right)
+    print("\n".join(summary(trials, reports)))
+    print(f"\n{len(trials)} trials in {checks} checks; {elapsed:.0f} s in all "
+          f"({prepared - started:.0f} s to build the warehouse and check the unplanted CSVs, "
+          f"{(elapsed - (prepared - started)) / max(checks, 1):.2f} s per check)")
+    if args.verify:
+        print(f"verify: {disagreements} of {min(args.verify, len(trials))} trials checked alone "
+              "disagree with their batch")
+    if args.missed:
+        print("\n".join(missed(trials)))
+    short = [f"{kind} {band}: {pct(sum(t.caught for t in mine), len(mine))} < {target:.0f} %"
+             for (kind, band), target in TARGETS.items()
+             for mine in [[t for t in trials if t.table_kind == kind and t.band == band]]
+             if len(mine) >= 50 and 100.0 * sum(t.caught for t in mine) / len(mine) < target]
+    for line in short:
+        print(f"bench_slips: target missed: {line}", file=sys.stderr)
+    if args.out:
+        args.out.write_text(json.dumps([dict(vars(t.cell), kind=t.kind, planted=t.planted,
+                                             change=t.change, caught=t.caught, rules=t.rules,
+                                             suggested=t.suggested, right=t.right)
+                                        for t in trials], indent=1), encoding="utf-8")
+    return 1 if short else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,200 @@
+"""The vocabulary of the warehouse and of the submission template, declared once.
+
+Concurrency kinds (what a table's configuration column counts), the T-shirt sizes of a
+containerised runtime with their CPU and memory, the spellings of persistence, the columns of
+the submission template with their units and allowed ranges, and the labels people read.
+The parsers, the submission reader, the warehouse (``ref_`` tables), the rules' messages, the
+site, the notebooks and the README all take them from here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ConcurrencyKind:
+    name: str
+    label: str          # for people: "Docker cores 2"
+    meaning: str
+    value: str = "number"   # "number", or "tshirt" (the value is a T-shirt name)
+    cpu_limit: bool = False  # the value is the CPU cores the runtime may use
+
+
+CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
+    ConcurrencyKind("docker_cores", "Docker cores", "CPU cores the container may use", cpu_limit=True),
+    ConcurrencyKind("tshirt", "T-shirt", "a named capacity (CPU and memory limits) of a "
+                    "containerised runtime, with replicas", value="tshirt", cpu_limit=True),
+    ConcurrencyKind("flow_instances", "flow instances", "instances of the message flow in one "
+                    "execution group"),
+    ConcurrencyKind("execution_groups", "execution groups", "execution groups, one flow "
+                    "instance each"),
+    ConcurrencyKind("flow_copies", "flow copies", "copies of the flow (the report gives no "
+                    "count: enough to fill the machine)"),
+    ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic"),
+    ConcurrencyKind("destination_list_entries", "destination-list entries", "entries of the "
+                    "destination list a message is sent to"),
+    ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
+    ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
+                    "spread over"),
+)}
+
+
+@dataclass(frozen=True)
+class TShirt:
+    name: str
+    cpu_cores: str    # as the ACE 13 report prints them ("0.5")
+    memory_mib: str
+    synonyms: tuple[str, ...]
+
+
+# App Connect's T-shirt sizes (the ACE 13 report, section "Test environment"); a test checks
+# them against the report's own table.
+TSHIRTS: dict[str, TShirt] = {t.name: t for t in (
+    TShirt("Small", "0.5", "512", ("small", "s")),
+    TShirt("Medium", "1", "716", ("medium", "m")),
+    TShirt("Large", "2", "1024", ("large", "l")),
+)}
+
+PERSISTENT_WORDS = ("true", "yes", "y", "1", "persistent")
+NON_PERSISTENT_WORDS = ("false", "no", "n", "0", "non-persistent", "non persistent", "nonpersistent")
+
+
+@dataclass(frozen=True)
+class MetricColumn:
+    """A metric column of the submission template: its unit and the values it may hold."""
+    name: str
+    quantity: str       # a quantity kind of `ingest.units.UNITS`
+    unit: str           # the unit the cell is in (no unit token is written in the cell)
+    token: str          # that unit's token in `ingest.units.UNITS[quantity]`
+    low: float          # exclusive lower bound
+    high: float | None  # inclusive upper bound (None: none)
+    meaning: str
+
+    @property
+    def allowed(self) -> str:
+        high = f" and at most {self.high:g}" if self.high is not None else ""
+        return f"a number of {self.unit} greater than {self.low:g}{high}"
+
+
+METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
+    MetricColumn("msg_rate", "rate", "msgs/s", "", 0, None, "messages (round trips) per second"),
+    MetricColumn("cpu_busy_pct", "percent", "%", "", 0, 100,
+                 "CPU busy in percent of the whole server (all its cores), as the reports print it"),
+    MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, None, "CPU milliseconds per message"),
+)}
+
+# The submission template's columns, in order: keys first, then the metrics.
+KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
+               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
+REQUIRED_COLUMNS = ("product", "product_version", "platform", "scenario")
+TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
+
+# What each key column holds, for messages and the README.
+KEY_MEANINGS = {
+    "product": "product name, e.g. ACE, IIB, WBIMB",
+    "product_version": "product version, e.g. 13.0.1.0",
+    "platform": "where it ran, e.g. OpenShift, xLinux, a lab machine's name",
+    "server_cores": "cores of the server (a whole number), blank if not known",
+    "scenario": "the test scenario's name",
+    "message_size_bytes": "message size in bytes (a whole number), or a number with a unit "
+                          "k, KB, KiB, MB, MiB (1k = 1024); blank if none",
+    "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
+    "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS),
+    "concurrency": "the count (a number), or for tshirt a T-shirt name: " + ", ".join(TSHIRTS),
+    "replicas": "replicas of the runtime (a whole number), blank if one",
+}
+
+
+def persistence_value(text: str) -> bool | None:
+    """True, False, or None for blank; ValueError for any other spelling."""
+    word = text.strip().lower()
+    if word == "":
+        return None
+    if word in PERSISTENT_WORDS:
+        return True
+    if word in NON_PERSISTENT_WORDS:
+        return False
+    raise ValueError(text)
+
+
+def tshirt_named(text: str) -> TShirt | None:
+    """The T-shirt a name or synonym means (case-insensitive), or None."""
+    word = text.strip().lower()
+    return next((t for t in TSHIRTS.values() if word == t.name.lower() or word in t.synonyms), None)
+
+
+def allowed_tshirts() -> str:
+    return ", ".join(f"{t.name} ({'/'.join(t.synonyms)})" for t in TSHIRTS.values())
+
+
+# -- labels for people -------------------------------------------------------------------
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def kind_label(kind: str | None) -> str:
+    if kind is None:
+        return "configuration"
+    known = CONCURRENCY_KINDS.get(kind)
+    return known.label if known else kind.replace("_", " ")
+
+
+def persistence_label(value: bool | None) -> str | None:
+    return None if value is None else ("persistent" if value else "non-persistent")
+
+
+def config_label(kind: str | None, concurrency: Any = None, replicas: Any = None,
+                 tshirt: Any = None, printed: Any = None) -> str:
+    """A configuration for people: 'Docker cores 2', 'T-shirt Small (0.5 CPU), 2 replicas'."""
+    if kind is None:
+        text = "as printed"
+    elif kind == "tshirt":
+        text = f"T-shirt {tshirt or printed or ''}".strip()
+        if concurrency is not None:
+            text += f" ({_number(concurrency)} CPU)"
+    else:
+        value = (printed if printed not in (None, "")
+                 else _number(concurrency) if concurrency is not None else "not stated")
+        text = f"{kind_label(kind)} {value}"
+    if replicas not in (None, 1):
+        text += f", {_number(replicas)} replicas"
+    return text
+
+
+def size_label(n: Any) -> str:
+    """A message size for people: 2048 -> '2 KiB', 100 -> '100 B' (1 KiB = 1024 bytes)."""
+    if n is None:
+        return "no size"
+    n = float(n)
+    for unit, size in (("MiB", 1024 ** 2), ("KiB", 1024)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.0f} B"
+
+
+def template_markdown() -> str:
+    """The submission template's columns, units and allowed values as the README shows them
+    (`perfwh template --markdown`; a test keeps the README equal to it)."""
+    lines = ["| column | what it holds |", "|---|---|"]
+    for column in KEY_COLUMNS:
+        lines.append(f"| `{column}` | {KEY_MEANINGS[column]} |")
+    from .units import UNITS
+
+    for metric in METRIC_COLUMNS.values():
+        tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
+        lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
+                     f"{tokens}) |")
+    lines += ["", "| concurrency_kind | counts | label |", "|---|---|---|"]
+    for kind in CONCURRENCY_KINDS.values():
+        lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} |")
+    lines += ["", "| T-shirt | also written | CPU (cores) | memory (MiB) |", "|---|---|---|---|"]
+    for shirt in TSHIRTS.values():
+        lines.append(f"| {shirt.name} | {', '.join(shirt.synonyms)} (any case) | {shirt.cpu_cores} "
+                     f"| {shirt.memory_mib} |")
+    lines += ["", f"persistent: {', '.join(PERSISTENT_WORDS)} (persistent); "
+                  f"{', '.join(NON_PERSISTENT_WORDS)} (non-persistent); any case; blank if not known."]
+    return "\n".join(lines) + "\n"

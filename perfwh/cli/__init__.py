@@ -1,0 +1,101 @@
+"""The `perfwh` command: argument parsing and printing only; the work is in the stage packages.
+
+Each subcommand imports what it needs when it runs, so that a quick command (sql, check) does
+not pay for the imports of a slow one (GX, notebooks). Even the subcommand modules are imported
+inside `main`, so that a Ctrl-C at any point after the interpreter started ends with one line.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+
+
+def make_parser() -> argparse.ArgumentParser:
+    from . import build, models, publish, quality, sql
+
+    parser = argparse.ArgumentParser(
+        prog="perfwh", description="perfwh: a data warehouse of IBM integration middleware performance reports")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log header variants and steps")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in (build, sql, quality, models, publish):
+        module.register(sub)
+    return parser
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every writer cleans up the same way."""
+
+
+_SIGNALLED: list[int] = []  # what the handler saw: DuckDB may replace its exception by its own
+
+
+def _terminate(signum, frame):
+    _SIGNALLED.append(signum)
+    raise Terminated()
+
+
+def _interrupted(err: BaseException) -> bool:
+    """Ctrl-C, SIGTERM, or DuckDB reporting a query it stopped because of one (it turns the
+    signal handler's exception into "RuntimeError: Query interrupted")."""
+    duckdb = sys.modules.get("duckdb")  # not imported (or half imported): not a DuckDB error
+    interrupt = getattr(duckdb, "InterruptException", KeyboardInterrupt)
+    if isinstance(err, (KeyboardInterrupt, interrupt)):
+        return True
+    if isinstance(err, RuntimeError) and "interrupted" in str(err).lower():
+        return True
+    return err.__cause__ is not None and _interrupted(err.__cause__)
+
+
+def main(argv: list[str] | None = None) -> int:
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    command = "perfwh"
+    try:
+        args = make_parser().parse_args(argv)
+        command = f"perfwh {args.command}"
+        logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                            format="%(name)s: %(message)s")
+        return args.func(args)
+    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+        return EXIT_OK
+    except BaseException as err:  # noqa: B902 - interruptions end with one line, not a traceback
+        if not _interrupted(err):
+            raise
+        terminated = isinstance(err, Terminated) or signal.SIGTERM in _SIGNALLED
+        print(f"{command}: {'terminated' if terminated else 'interrupted'} "
+              "(what it writes lands whole or not at all)", file=sys.stderr)
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run() -> None:
+    """The command's entry point: `main`, then exit with its status. Once `main` has returned,
+    its work is done (committed or not) and its status decided, so Ctrl-C and SIGTERM are
+    ignored while the interpreter shuts down: Python puts the default handlers back during
+    finalisation, and a signal there would otherwise kill the process without a word."""
+    status = main()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
+    _forget_handled_keyboard_interrupt()
+    sys.exit(status)
+
+
+def _forget_handled_keyboard_interrupt() -> None:
+    """CPython 3.11 remembers a KeyboardInterrupt that passed through exec() or eval() of a
+    string (namedtuple, dataclasses and many libraries make code that way while they import)
+    even when it was caught, and `python -m perfwh.cli` then ends the process by SIGINT instead
+    of with the status `main` returned. `main` handled it: clear that flag where it exists."""
+    try:
+        import ctypes
+
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (ImportError, ValueError, AttributeError):  # another interpreter: nothing to clear
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

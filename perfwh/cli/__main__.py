@@ -1,0 +1,3 @@
+from perfwh.cli import run
+
+run()

@@ -1,0 +1,76 @@
+"""`perfwh build`: raw reports -> warehouse."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from perfwh.core.paths import RAW_DIR, WAREHOUSE, warehouse_path
+
+from .common import add_db, add_memory_limit, add_no_wait, add_sources, add_spark_master
+
+
+def _build(args) -> int:
+    from perfwh.core.lock import LockBusy
+    from perfwh.stages.build import BuildError, build
+
+    try:
+        build(out=args.out, raw_dir=args.raw, sources_file=args.sources, rules=args.rules,
+              parquet=not args.no_parquet, progress=not args.quiet, wait=not args.no_wait,
+              spark_master=args.spark_master, memory_limit=args.memory_limit)
+    except (BuildError, LockBusy) as err:
+        print(f"perfwh build: error: {err}", file=sys.stderr)
+        if Path(args.out).exists():
+            print("perfwh build: the previous warehouse is unchanged", file=sys.stderr)
+        else:
+            print("perfwh build: no warehouse was written", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _findings(args) -> int:
+    from perfwh.core.lock import LockBusy
+    from perfwh.stages.build import BuildError, refresh_findings
+
+    db = warehouse_path(args.db)
+    try:
+        count = refresh_findings(db, rules=args.rules, parquet=not args.no_parquet,
+                                 wait=not args.no_wait, spark_master=args.spark_master)
+    except (BuildError, LockBusy) as err:
+        print(f"perfwh findings: error: {err}", file=sys.stderr)
+        print("perfwh findings: the warehouse is unchanged", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(f"perfwh findings: {count} findings stored in {db}")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("build", help="raw reports -> warehouse (atomic, deterministic)")
+    p.add_argument("--raw", type=Path, default=RAW_DIR, help="raw layer folder")
+    add_sources(p)
+    p.add_argument("--out", type=Path, default=WAREHOUSE, help="warehouse file to write")
+    p.add_argument("--rules", choices=("gx", "duckdb", "spark", "none"), default="gx",
+                   help="run the data-quality rules through Great Expectations (default), "
+                        "directly in DuckDB, on Apache Spark over the Parquet lake, or not at all")
+    add_spark_master(p)
+    add_memory_limit(p)
+    p.add_argument("--no-parquet", action="store_true",
+                   help="skip the Parquet exports (the flat files and the lake)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    add_no_wait(p)
+    p.set_defaults(func=_build)
+
+    p = sub.add_parser("findings", help="run the data-quality rules on the warehouse again",
+                       description="Run every rule file on the warehouse as it is and store the "
+                                   "findings (what `perfwh build` does after loading), atomically. "
+                                   "`make` runs it when a rule file changed, without parsing again.")
+    p.add_argument("--rules", choices=("gx", "duckdb", "spark"), default="gx",
+                   help="through Great Expectations (default), directly in DuckDB, or on "
+                        "Apache Spark over the Parquet lake")
+    add_spark_master(p)
+    p.add_argument("--no-parquet", action="store_true",
+                   help="skip refreshing the Parquet exports (the flat files and the lake)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no output")
+    add_no_wait(p)
+    add_db(p)
+    p.set_defaults(func=_findings)

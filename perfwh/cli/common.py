@@ -1,0 +1,60 @@
+"""What every subcommand shares: the --db and --sources options and the exit statuses."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from perfwh.core.paths import DB_ENV, SOURCES_FILE, WAREHOUSE
+from perfwh.quality import DEFAULT_SPARK_MASTER
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+
+
+def add_db(parser: argparse.ArgumentParser, help: str = "warehouse file") -> None:
+    """--db: the warehouse; the default is $PERFWH_DB, else data/curated/warehouse.duckdb."""
+    parser.add_argument("--db", type=Path, default=None, metavar="FILE",
+                        help=f"{help} (default ${DB_ENV}, else {WAREHOUSE})")
+
+
+def add_sources(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sources", type=Path, default=SOURCES_FILE, metavar="FILE",
+                        help=f"the raw layer's manifest (default {SOURCES_FILE})")
+
+
+def add_no_wait(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-wait", action="store_true",
+                        help="fail at once if another perfwh writer holds the lock, instead of waiting")
+
+
+def add_memory_limit(parser: argparse.ArgumentParser) -> None:
+    """--memory-limit: what DuckDB may hold in memory before it spills to disk."""
+    from perfwh.warehouse.db import BUILD_MEMORY_LIMIT
+
+    parser.add_argument("--memory-limit", type=_memory_size, default=BUILD_MEMORY_LIMIT,
+                        metavar="SIZE",
+                        help="memory DuckDB may use before it spills to a folder beside the "
+                             f"database, e.g. 256MB, 2GB (default {BUILD_MEMORY_LIMIT})")
+
+
+def add_engine(parser: argparse.ArgumentParser) -> None:
+    """--engine and --spark-master: where the rules run."""
+    parser.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                        help="run the rules in DuckDB (default) or on Apache Spark over a "
+                             "Parquet lake of the checked warehouse")
+    add_spark_master(parser)
+
+
+def add_spark_master(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spark-master", default=DEFAULT_SPARK_MASTER, metavar="URL",
+                        help=f"the Spark cluster for the Spark engine (default "
+                             f"{DEFAULT_SPARK_MASTER}, Spark on this machine; e.g. spark://host:7077)")
+
+
+def _memory_size(text: str) -> str:
+    from perfwh.warehouse.query import QueryError, memory_bytes
+
+    try:
+        memory_bytes(text)
+    except QueryError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text.strip()

@@ -1,0 +1,68 @@
+"""Subcommands of the publishing stage: notebooks, site."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from perfwh.core.paths import warehouse_path
+from perfwh.publish.notebooks import KERNEL, OUT_DIR  # light: nbclient is imported on use
+
+from .common import add_db
+
+
+def _site(args) -> int:
+    from perfwh.publish.site.build import SiteError, build_site
+
+    try:
+        result = build_site(db=warehouse_path(args.db), out=args.out, renderer=args.renderer,
+                            log=(lambda msg: None) if args.quiet else print)
+    except SiteError as err:
+        print(f"perfwh site: error: {err}", file=sys.stderr)
+        print("perfwh site: the previous site is unchanged", file=sys.stderr)
+        return 1
+    if args.quiet:
+        print(f"perfwh site: {result.renderer}: {result.out}")
+    return 0
+
+
+def _notebooks(args) -> int:
+    from perfwh.publish.notebooks import NotebookError, run_notebooks
+
+    try:
+        runs = run_notebooks(db=warehouse_path(args.db), out=args.out, kernel=args.kernel, timeout=args.timeout,
+                             jobs=args.jobs)
+    except NotebookError as err:
+        print(f"perfwh notebooks: error: {err}", file=sys.stderr)
+        print("perfwh notebooks: the previous executed notebooks are unchanged", file=sys.stderr)
+        return 1
+    for r in runs:
+        print(f"perfwh notebooks: {r.path.name}: {r.cells} cells, {r.charts} charts, {r.seconds:.1f} s")
+    print(f"perfwh notebooks: wrote {len(runs)} executed notebooks to {args.out}")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "site", help="render the website defined by _quarto.yml (quarto render, or Jupyter + pandoc)",
+        description="Render the website defined by _quarto.yml from the warehouse. Runs `quarto render` "
+                    "when quarto is on PATH; otherwise renders the same pages, navigation and output "
+                    "folder with Jupyter (nbclient) and pandoc (pypandoc-binary), and says so.")
+    add_db(p)
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default: project.output-dir of _quarto.yml, site/_site)")
+    p.add_argument("--renderer", choices=("auto", "quarto", "fallback"), default="auto",
+                   help="auto (default): quarto when on PATH, else the fallback")
+    p.add_argument("-q", "--quiet", action="store_true", help="one line of output")
+    p.set_defaults(func=_site)
+
+    p = sub.add_parser(
+        "notebooks", help="execute notebooks/*.ipynb headless into data/curated/notebooks/",
+        description="Execute every notebook of notebooks/ with nbclient (kernel perfwh, working directory "
+                    "the project root, the warehouse in $PERFWH_DB) and write the executed copies to the "
+                    "output folder, atomically. The committed notebooks stay without outputs.")
+    add_db(p)
+    p.add_argument("--out", type=Path, default=OUT_DIR, help=f"output folder (default {OUT_DIR})")
+    p.add_argument("--kernel", default=KERNEL, help=f"Jupyter kernel name (default {KERNEL})")
+    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    p.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (default 2)")
+    p.set_defaults(func=_notebooks)

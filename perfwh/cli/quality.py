@@ -1,0 +1,230 @@
+"""Subcommands of the data-quality stage: check (a submission), add (file it), rules (list them)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from perfwh.core.paths import warehouse_path
+
+from .common import add_db, add_engine, add_memory_limit, add_no_wait, add_sources
+
+EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
+
+
+# More findings than this on the submission: the terminal gets a summary per rule instead of
+# every line (all of them go to --out FILE, or to stdout with --json).
+MANY_FINDINGS = 200
+
+
+def add_fit_limit(parser) -> None:
+    """--fit-limit: how many of the submission's series the check may fit."""
+    from perfwh.warehouse.db import CHECK_FIT_LIMIT
+
+    parser.add_argument("--fit-limit", type=_series_limit, default=CHECK_FIT_LIMIT, metavar="N",
+                        help="fit the models on at most N of the submission's series for the "
+                             "model residual rule, about 10 ms each (default "
+                             f"{CHECK_FIT_LIMIT}; 'all': no limit)")
+
+
+def _series_limit(text: str) -> int | None:
+    import argparse
+
+    if text == "all":
+        return None
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected a number of series or 'all', not {text!r}")
+
+
+def _check(args) -> int:
+    from perfwh.stages.check import OutOfMemory, SubmissionError, checked
+
+    try:
+        with checked(args.path, warehouse=warehouse_path(args.db), sources_file=args.sources,
+                     revision_of=args.revision_of, memory_limit=args.memory_limit,
+                     engine=args.engine, spark_master=args.spark_master, collect=False,
+                     fit_limit=args.fit_limit) as (result, con):
+            for note in result.notes:
+                print(f"perfwh check: note: {args.path}: {note}", file=sys.stderr)
+            _report(args, result, con)
+    except SubmissionError as err:
+        verb = ("cannot check" if isinstance(err, OutOfMemory) else "cannot read the submission"
+                if err.status == EXIT_UNREADABLE else "refused")
+        print(f"perfwh check: {verb}: {err}", file=sys.stderr)
+        return err.status
+    print(f"perfwh check: {result.rows} rows, {result.error_count} errors, "
+          f"{result.warning_count} warnings", file=sys.stderr)
+    return EXIT_ERRORS if result.error_count else EXIT_CLEAN
+
+
+def _report(args, result, con) -> None:
+    """Every finding to --out FILE (the terminal gets a summary per rule) or, with --json, to
+    stdout; otherwise every line, or a summary per rule when there are more than
+    MANY_FINDINGS."""
+    from perfwh.core.files import atomic_writer
+    from perfwh.stages.check import own_findings
+
+    total = sum(result.counts.values())
+    if args.out is not None:
+        with atomic_writer(args.out) as handle:
+            _write_findings(own_findings(con, result), handle, args.json)
+        _summary(result, sys.stdout)
+        print(f"perfwh check: {total} findings written to {args.out}", file=sys.stderr)
+    elif args.json:
+        _write_findings(own_findings(con, result), sys.stdout, True)
+    elif total > MANY_FINDINGS:
+        _summary(result, sys.stdout)
+        print(f"perfwh check: {total} findings, summarised per rule; all of them with "
+              "--out FILE or --json", file=sys.stderr)
+    else:
+        _write_findings(own_findings(con, result), sys.stdout, False)
+
+
+def _write_findings(findings, out, as_json: bool) -> None:
+    """Findings as they stream in: FILE:LINE lines, or one JSON array (with the id --waive
+    takes), written item by item."""
+    from perfwh.core.values import dumps
+    from perfwh.stages.check import as_json as json_of, format_line
+
+    if not as_json:
+        for finding in findings:
+            out.write(format_line(finding) + "\n")
+        return
+    out.write("[")
+    for n, finding in enumerate(findings):
+        out.write(("," if n else "") + "\n" + dumps(json_of(finding), indent=1))
+    out.write("\n]\n")
+
+
+def _summary(result, out) -> None:
+    """One line per rule: severity, how many findings."""
+    for (rule, severity), count in result.counts.items():
+        out.write(f"{result.path}: {count} {severity}{'s' if count != 1 else ''} {rule}\n")
+
+
+def _add(args) -> int:
+    from perfwh.stages.add import AddError, add
+
+    if len(args.waive) != len(args.reason):
+        print("perfwh add: give one --reason for each --waive", file=sys.stderr)
+        return EXIT_UNREADABLE
+    from perfwh.core.lock import LockBusy
+
+    try:
+        result = add(Path(args.path), dict(zip(args.waive, args.reason)),
+                     warehouse=warehouse_path(args.db), sources_file=args.sources,
+                     revision_of=args.revision_of, wait=not args.no_wait)
+    except AddError as err:
+        print(f"perfwh add: {err}", file=sys.stderr)
+        return err.status
+    except LockBusy as err:
+        print(f"perfwh add: {err}", file=sys.stderr)
+        return EXIT_ERRORS
+    for note in result.notes:
+        print(f"perfwh add: note: {args.path}: {note}", file=sys.stderr)
+    print(result.message())
+    return EXIT_CLEAN
+
+
+def _rules(args) -> int:
+    from perfwh.quality.rules import load_rules, rules_markdown
+
+    rules = load_rules()
+    if args.markdown:
+        sys.stdout.write(rules_markdown(rules))
+        return EXIT_CLEAN
+    for rule in rules:
+        print(f"{rule.name} ({rule.severity}, {rule.relation}, repair: {rule.repair}): {rule.reason}")
+    return EXIT_CLEAN
+
+
+def _template(args) -> int:
+    from ingest.submission import template_text, write_rows
+
+    if args.markdown:
+        from ingest.vocabulary import template_markdown
+
+        sys.stdout.write(template_markdown())
+        return EXIT_CLEAN
+    if args.rows_of is None:
+        sys.stdout.write(template_text(example_rows=not args.header_only))
+        return EXIT_CLEAN
+    from perfwh.warehouse.query import QueryError, connect_read_only, rows_as_template
+
+    try:
+        con = connect_read_only(warehouse_path(args.db))
+    except QueryError as err:
+        print(f"perfwh template: {err}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        rows = rows_as_template(con, args.rows_of)
+    finally:
+        con.close()
+    if not rows:
+        print(f"perfwh template: no measurements of a source named {args.rows_of!r}", file=sys.stderr)
+        return EXIT_ERRORS
+    write_rows(rows, sys.stdout)
+    return EXIT_CLEAN
+
+
+def add_revision_of(parser) -> None:
+    parser.add_argument("--revision-of", metavar="SOURCE", default=None,
+                        help="the filed source (file name) this submission replaces: it is "
+                             "retired, not deleted, and its numbers leave the facts")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="run every data-quality rule on submitted results",
+                       description="Check a CSV in the submission template, or a report text "
+                                   "or PDF, without changing the warehouse. Prints "
+                                   "FILE:LINE: severity rule: message (suggest VALUE). Exit "
+                                   "status 0 clean, 1 errors found, 2 unreadable.")
+    p.add_argument("path", type=Path, help="CSV (template columns) or report (.txt / .pdf)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of findings (each with the id --waive takes)")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write every finding to FILE (lines, or JSON with --json) and only a "
+                        f"summary to the terminal; without it, more than {MANY_FINDINGS} "
+                        "findings are summarised per rule")
+    add_memory_limit(p)
+    add_fit_limit(p)
+    add_engine(p)
+    add_revision_of(p)
+    add_db(p, "warehouse the submission is checked against")
+    add_sources(p)
+    p.set_defaults(func=_check)
+
+    p = sub.add_parser("add", help="file a clean submission into data/raw and rebuild",
+                       description="File a submission whose check finds no errors (or only "
+                                   "waived ones): the raw file into data/raw/submissions/, its "
+                                   "sources.yml entry, the warehouse with its findings and "
+                                   "models, all in one transaction. A failed or interrupted add "
+                                   "changes nothing.")
+    p.add_argument("path", type=Path)
+    p.add_argument("--waive", action="append", default=[], metavar="ID",
+                   help="waive the finding with this id (rule@line:metric, see check --json)")
+    p.add_argument("--reason", action="append", default=[], metavar="TEXT",
+                   help="why the waived finding is acceptable (one per --waive)")
+    add_revision_of(p)
+    add_no_wait(p)
+    add_db(p)
+    add_sources(p)
+    p.set_defaults(func=_add)
+
+    p = sub.add_parser("template", help="print the submission template (a CSV header and examples)",
+                       description="Print the CSV template `perfwh check` and `perfwh add` read: "
+                                   "the header, then one example row per concurrency kind. Column "
+                                   "meanings, units and allowed values are in the README.")
+    p.add_argument("--header-only", action="store_true", help="only the header line")
+    p.add_argument("--markdown", action="store_true",
+                   help="the columns, units and vocabulary as the README documents them")
+    p.add_argument("--rows-of", metavar="SOURCE", default=None,
+                   help="instead of examples, the measurements of a filed source (e.g. "
+                        "ace13-openshift-2025.txt) written in the template")
+    add_db(p)
+    p.set_defaults(func=_template)
+
+    p = sub.add_parser("rules", help="list the data-quality rules (one file each in rules/)")
+    p.add_argument("--markdown", action="store_true",
+                   help="the table of rules as the README carries it")
+    p.set_defaults(func=_rules)

@@ -1,0 +1,57 @@
+"""`perfwh sql`: a read-only query on the warehouse, printed as a table, CSV or JSON."""
+from __future__ import annotations
+
+import sys
+
+from perfwh.core.paths import warehouse_path
+
+from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT
+
+from .common import EXIT_USAGE, add_db
+
+
+def _sql(args) -> int:
+    from perfwh.warehouse.query import (QueryError, cap_process_memory, query, write_csv,
+                                        write_json, write_table)
+
+    if not args.query.strip():
+        print("perfwh sql: the query is empty; usage: perfwh sql \"SELECT ...\" "
+              "(see `perfwh sql --help`)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        cap_process_memory(args.memory_limit)
+        result = query(warehouse_path(args.db), args.query, timeout=args.timeout,
+                       memory_limit=args.memory_limit, rendered=not args.json)
+    except QueryError as err:
+        print(f"perfwh sql: error: {err}", file=sys.stderr)
+        return 1
+    writer = write_csv if args.csv else write_json if args.json else write_table
+    writer(result, sys.stdout)
+    return 0
+
+
+def _seconds(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r}: the timeout must be a positive number of seconds")
+    return value
+
+
+def register(sub) -> None:
+    p = sub.add_parser("sql", help="run a read-only SQL query on the warehouse")
+    p.add_argument("query", help="SQL text, e.g. \"SELECT * FROM measurements LIMIT 5\"")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true", help="CSV with a header row")
+    fmt.add_argument("--json", action="store_true", help="a JSON array of objects")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="stop the query after this many seconds (default: no limit; Ctrl-C "
+                        "stops it at any time)")
+    p.add_argument("--memory-limit", default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
+                   help=f"memory the query may use, e.g. 500MB, 4GB (default {DEFAULT_MEMORY_LIMIT})")
+    add_db(p)
+    p.set_defaults(func=_sql)

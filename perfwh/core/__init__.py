@@ -1,0 +1,1 @@
+"""What every stage shares: paths, atomic file replacement, JSON-safe values, progress."""

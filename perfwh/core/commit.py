@@ -1,0 +1,148 @@
+"""All-or-nothing changes to several files: stage beside, journal, rename, forget.
+
+A writer (build, add, models, notebooks, site) prepares every file it changes under a
+temporary name in the target's own folder (`files.temporary_path`). `Transaction.commit`
+then writes a journal listing each (staged, target) pair - the commit point - renames the
+staged files over their targets, and deletes the journal.
+
+Whatever stops a writer (SIGKILL, Ctrl-C, a full disk), the next writer, holding the lock
+(`perfwh.core.lock`), calls `recover` first: a journal left behind means the commit point was
+passed, so the remaining renames are done (rolled forward); staged files without a journal
+are leftovers of a run that never committed, and are removed. Either way the files end up as
+one run or the other left them, never between.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+from .files import temporary_path, write_text_atomic
+
+JOURNAL = ".perfwh-journal.json"
+# Names the stages use for staged and replaced files: .NAME.tmp-PID[...] and .NAME.old-PID.
+_STAGED = re.compile(r"^\..+?\.(?:tmp|old)-(?P<pid>\d+)")
+
+
+class Transaction:
+    """Files staged for one commit. Use as a context manager: leaving the block without
+    `commit` removes whatever was staged."""
+
+    def __init__(self, journal_dir: Path):
+        self.journal = Path(journal_dir) / JOURNAL
+        self.pairs: list[tuple[Path, Path]] = []
+        self.committed = False
+
+    def stage(self, target: Path) -> Path:
+        """A temporary path beside ``target`` for its new contents (file or folder)."""
+        target = Path(target).resolve()
+        staged = temporary_path(target)
+        _remove(staged)
+        self.pairs.append((staged, target))
+        return staged
+
+    def stage_text(self, target: Path, text: str) -> Path:
+        staged = self.stage(target)
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_text(text, encoding="utf-8")
+        return staged
+
+    def stage_copy(self, source: Path, target: Path) -> Path:
+        staged = self.stage(target)
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, staged)
+        return staged
+
+    def commit(self) -> None:
+        """The commit point (the journal), then every rename; the journal goes last."""
+        missing = [str(s) for s, _t in self.pairs if not s.exists()]
+        if missing:
+            raise FileNotFoundError("nothing was staged at " + ", ".join(missing))
+        self.journal.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.journal, json.dumps(
+            [[str(s), str(t)] for s, t in self.pairs], indent=1))
+        # Past the commit point: from here an interruption must leave the staged files for
+        # the next writer to roll forward, never remove them.
+        self.committed = True
+        roll_forward(self.journal)
+
+    def abort(self) -> None:
+        """Remove what was staged - unless the journal exists: then the commit point was
+        passed (an interruption came between writing it and noting so), and the staged files
+        belong to the next writer's roll-forward."""
+        if self.journal.exists():
+            return
+        for staged, _target in self.pairs:
+            _remove(staged)
+
+    def __enter__(self) -> "Transaction":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self.committed:
+            self.abort()
+
+
+def roll_forward(journal: Path) -> None:
+    """Finish the renames a journal lists (each one at most once), then delete it."""
+    for staged, target in json.loads(Path(journal).read_text(encoding="utf-8")):
+        _put(Path(staged), Path(target))
+    _fsync_dir(Path(journal).parent)
+    Path(journal).unlink(missing_ok=True)
+
+
+def _put(staged: Path, target: Path) -> None:
+    """Rename ``staged`` over ``target``; done already if ``staged`` is gone."""
+    if not staged.exists() and not staged.is_symlink():
+        return
+    if staged.is_dir():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        if target.exists():
+            _remove(old)
+            target.rename(old)
+        staged.rename(target)
+        _remove(old)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target)
+
+
+def recover(journal_dir: Path, folders: list[Path]) -> list[Path]:
+    """Roll a committed but unfinished change forward, then remove staged leftovers of runs
+    that never committed from ``folders``. Call it holding the writer lock. Returns what it
+    removed."""
+    journal = Path(journal_dir) / JOURNAL
+    if journal.exists():
+        roll_forward(journal)
+    removed = []
+    for folder in sorted({Path(f).resolve() for f in folders}):
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            match = _STAGED.match(entry.name)
+            if match and int(match.group("pid")) != os.getpid():
+                _remove(entry)
+                removed.append(entry)
+    return removed
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

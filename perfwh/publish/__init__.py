@@ -1,0 +1,1 @@
+"""Publishing: the analysis notebooks and the website."""

@@ -1,0 +1,192 @@
+"""What every page shares: the warehouse connection, lookups, links to report lines, labels.
+
+Every function reads the warehouse named by $PERFWH_DB (default data/curated/warehouse.duckdb),
+read-only. Labels come from the vocabulary (`ingest.vocabulary`), numbers are shown as printed.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from perfwh.core.paths import warehouse_path
+from perfwh.publish.html import Html, anchor_id, join, link, tag
+
+# the "no filter" value of the explorer's drop-downs
+ALL = "__all__"
+METRIC_LABELS = {"msg_rate": "Rate", "cpu_busy_pct": "CPU busy", "cpu_ms_per_msg": "CPU per msg",
+                 "startup_s": "Startup"}
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+# -- the warehouse -------------------------------------------------------------------------
+
+def db_path() -> Path:
+    return warehouse_path()
+
+
+_CON: duckdb.DuckDBPyConnection | None = None
+
+
+def con() -> duckdb.DuckDBPyConnection:
+    global _CON
+    if _CON is None:
+        path = db_path()
+        if not path.exists():
+            raise FileNotFoundError(f"warehouse {path} not found: run `perfwh build` (or `make`) first")
+        _CON = duckdb.connect(str(path), read_only=True)
+    return _CON
+
+
+def reset() -> None:
+    """Forget the connection and cached lookups (to read another warehouse in this process)."""
+    global _CON
+    if _CON is not None:
+        _CON.close()
+    _CON = None
+    for cached in (relations, reports, family_of, flags_by_fact):
+        cached.cache_clear()
+
+
+def query(sql: str, params: list | None = None) -> list[dict]:
+    """Rows as dicts (executed and fetched at once: DuckDB 2.0 keeps no pending result)."""
+    cur = con().execute(sql, params or [])
+    columns = [d[0] for d in cur.description]
+    return [dict(zip(columns, row)) for row in cur.fetchall()]
+
+
+def query_table(sql: str, params: list | None = None) -> tuple[list[str], list[tuple]]:
+    cur = con().execute(sql, params or [])
+    columns = [d[0] for d in cur.description]
+    return columns, cur.fetchall()
+
+
+def query_rendered(sql: str) -> tuple[list[str], list[str], list[tuple]]:
+    """(columns, types, rows) with every value as DuckDB renders it (CAST AS VARCHAR): a number
+    from a report shows as printed (1362.3, never 1,362)."""
+    relation = con().sql(sql)
+    columns, types = list(relation.columns), [str(t) for t in relation.types]
+    return columns, types, relation.project("CAST(COLUMNS(*) AS VARCHAR)").fetchall()
+
+
+@lru_cache(maxsize=None)
+def relations() -> dict[str, str]:
+    """Tables and views of the warehouse: name -> 'BASE TABLE' or 'VIEW'."""
+    return {r["table_name"]: r["table_type"] for r in query(
+        "SELECT table_name, table_type FROM information_schema.tables "
+        "WHERE table_schema = 'main' ORDER BY table_name")}
+
+
+def has(name: str) -> bool:
+    return name in relations()
+
+
+def columns_of(name: str) -> list[str]:
+    return [r["column_name"] for r in query(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
+        "AND table_name = ? ORDER BY ordinal_position", [name])]
+
+
+# -- reports, families and their pages ----------------------------------------------------
+
+@lru_cache(maxsize=None)
+def reports() -> list[dict]:
+    """Every current source (retired ones left out), oldest first."""
+    retired = "WHERE retired_by IS NULL" if "retired_by" in columns_of("dim_report") else ""
+    year = "published_year" if "published_year" in columns_of("dim_report") else "year(published_date)"
+    return query(f"SELECT *, {year} AS year FROM dim_report {retired} "
+                 "ORDER BY year NULLS LAST, published, report_id")
+
+
+@lru_cache(maxsize=None)
+def family_of() -> dict[str, str]:
+    return {r["source"]: r["family"] for r in reports()}
+
+
+def families() -> list[str]:
+    """The families of the warehouse's reports, in order of their first publication."""
+    seen: list[str] = []
+    for r in reports():
+        if r["family"] not in seen:
+            seen.append(r["family"])
+    return seen
+
+
+def report_page_name(family: str) -> str:
+    """The generated page of a family (site/_pre_render.py writes site/<name>.qmd)."""
+    return f"report-{anchor_id(family)}"
+
+
+def report_href(family: str | None) -> str | None:
+    """The report page of a family (every family of the warehouse has one)."""
+    if family and family in families():
+        return f"{report_page_name(family)}.html"
+    return None
+
+
+def src_anchor(source: str, line: Any) -> str:
+    """The id of a line of a report's text on its page: '<file stem>-L<line>'."""
+    return anchor_id(f"{Path(source).stem}-L{line}")
+
+
+def src_href(source: str | None, line: Any) -> str | None:
+    page = report_href(family_of().get(source or ""))
+    if page is None or line is None:
+        return None
+    return f"{page}#{src_anchor(source, line)}"
+
+
+def where(source: str | None, line: Any, page: Any = None) -> Html:
+    """'file:line' linked to the line in the report page's source text."""
+    if source is None:
+        return Html("")
+    text = f"{source}:{line}" if line is not None else source
+    if page is not None:
+        text += f" (p. {page})"
+    return link(text, src_href(source, line), class_="src")
+
+
+def number_words(n: int) -> str:
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def metric_header(metric: str, unit: str | None) -> str:
+    """'supply_voltage_v', 'V' -> 'supply voltage (V)': the unit once, in brackets."""
+    name = metric
+    head, _, suffix = metric.rpartition("_")
+    if unit == "count":
+        unit = None
+    elif head and unit and (suffix.lower() == unit.lower() or (suffix, unit) == ("pct", "%")):
+        name = head
+    label = METRIC_LABELS.get(metric, name.replace("_", " "))
+    return f"{label} ({unit})" if unit else label
+
+
+# -- numbers and their findings ------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def flags_by_fact() -> dict[int, list[dict]]:
+    """Data-quality findings per fact_id (empty when dq_findings is not built)."""
+    if not has("dq_findings"):
+        return {}
+    out: dict[int, list[dict]] = defaultdict(list)
+    for r in query("SELECT finding_id, rule, severity, fact_id FROM dq_findings "
+                   "WHERE fact_id IS NOT NULL ORDER BY finding_id"):
+        out[r["fact_id"]].append(r)
+    return dict(out)
+
+
+def number_cell(facts: list[dict]) -> Html:
+    """A number as printed, linked to its line; a flag links to its data-quality findings."""
+    parts = []
+    for f in facts:
+        title = f"{f['source']}:{f['source_line']} - {f['metric']} printed {f['printed_value']}"
+        parts.append(link(f["printed_value"], f"#{src_anchor(f['source'], f['source_line'])}", title=title))
+        for flag in flags_by_fact().get(f["fact_id"], []):
+            parts.append(tag("a", "\u2691", href=f"quality.html#{anchor_id('finding', flag['finding_id'])}",
+                             class_=f"flag flag-{anchor_id(flag['severity'])}",
+                             title=f"{flag['severity']}: {flag['rule']} (finding {flag['finding_id']})"))
+    return join(parts, " ")

@@ -1,0 +1,128 @@
+"""The overview page: what the warehouse holds, derived from it (counts, years, coverage)."""
+from __future__ import annotations
+
+from ingest.vocabulary import kind_label, size_label
+from perfwh.publish.html import Html, anchor_id, chart, esc, link, plain, table, tag
+
+from .common import number_words, query, report_href, reports
+
+
+def intro() -> Html:
+    """One sentence of what is in the warehouse: counted, never typed in."""
+    reps = reports()
+    filed = [r for r in reps if r["family"] != "submission"]
+    submitted = len(reps) - len(filed)
+    years = sorted({r["year"] for r in filed if r["year"] is not None})
+    numbers = query("SELECT count(*) AS n FROM fact_metric_value")[0]["n"]
+    text = (f"{number_words(len(filed)).capitalize()} IBM performance "
+            f"report{'s' if len(filed) != 1 else ''}")
+    if years:
+        text += f" ({years[0]} to {years[-1]})" if len(years) > 1 else f" ({years[0]})"
+    if submitted:
+        text += f" and {number_words(submitted)} submission{'s' if submitted != 1 else ''} of new results"
+    text += f", {numbers:,} numbers, one warehouse."
+    return tag("p", Html(f"<strong>{esc(text)}</strong>"), class_="lead")
+
+
+def reports_table() -> Html:
+    rows = query("""
+        SELECT r.report_id, r.family, r.source, r.title, r.published, r.line_count,
+               (SELECT string_agg(DISTINCT p.product || ' ' || p.product_version, ', '
+                                  ORDER BY p.product || ' ' || p.product_version)
+                  FROM fact_metric_value f JOIN dim_product p USING (product_id)
+                  WHERE f.report_id = r.report_id) AS products,
+               (SELECT string_agg(pl.platform || ' (' || coalesce(pl.deployment, '?') || ')', ', '
+                                  ORDER BY pl.platform)
+                  FROM dim_platform pl WHERE pl.report_id = r.report_id) AS platforms,
+               (SELECT count(*) FROM dim_source_table t WHERE t.report_id = r.report_id) AS tables,
+               (SELECT count(*) FROM fact_metric_value f WHERE f.report_id = r.report_id) AS numbers
+        FROM dim_report r""")
+    by_source = {r["source"]: r for r in rows}
+    ordered = [by_source[r["source"]] for r in reports() if r["source"] in by_source]
+    body = [(link(r["title"], report_href(r["family"])), r["published"], r["products"], r["platforms"],
+             r["tables"], r["numbers"], r["source"]) for r in ordered]
+    total = sum(r["numbers"] for r in ordered)
+    return table(["Report", "Published", "Products", "Platforms", "Tables", "Numbers", "Source file"], body,
+                 caption=f"{len(ordered)} sources, {total:,} numbers, oldest first")
+
+
+def measured() -> Html:
+    """What each report measured: scenarios, metrics, sizes, configurations."""
+    rows = query("""
+        SELECT source, count(DISTINCT scenario) AS scenarios,
+               string_agg(DISTINCT metric, ', ' ORDER BY metric) AS metrics,
+               min(message_size_bytes) AS min_size, max(message_size_bytes) AS max_size,
+               count(DISTINCT message_size_bytes) AS sizes,
+               string_agg(DISTINCT concurrency_kind, ', ' ORDER BY concurrency_kind) AS kinds,
+               string_agg(DISTINCT CASE WHEN persistent THEN 'persistent'
+                                        WHEN NOT persistent THEN 'non-persistent' END, ', '
+                          ORDER BY CASE WHEN persistent THEN 'persistent'
+                                        WHEN NOT persistent THEN 'non-persistent' END) AS persistence
+        FROM metric_values GROUP BY source""")
+    by_source = {r["source"]: r for r in rows}
+    body = []
+    for rep in reports():
+        r = by_source.get(rep["source"])
+        if r is None:
+            continue
+        kinds = ", ".join(kind_label(k) for k in (r["kinds"] or "").split(", ") if k)
+        sizes = (f"{r['sizes']} ({size_label(r['min_size'])} to {size_label(r['max_size'])})"
+                 if r["sizes"] else "none")
+        body.append((link(rep["source"], report_href(rep["family"])), r["scenarios"], r["metrics"],
+                     sizes, kinds, r["persistence"]))
+    return table(["Source", "Scenarios", "Metrics", "Message sizes", "Configurations", "Persistence"],
+                 body)
+
+
+def coverage_chart() -> Html:
+    import altair as alt
+
+    rows = query("""
+        SELECT r.family AS report, m.message_size_bytes AS size, count(*) AS numbers,
+               count(DISTINCT m.scenario) AS scenarios
+        FROM metric_values m JOIN dim_report r USING (source)
+        WHERE m.message_size_bytes IS NOT NULL GROUP BY ALL ORDER BY ALL""")
+    data = [{**{k: plain(v) for k, v in r.items()}, "size_label": size_label(r["size"])} for r in rows]
+    sizes = [size_label(s) for s in sorted({r["size"] for r in rows})]
+    order = [f for f in dict.fromkeys(r["family"] for r in reports())]
+    base = alt.Chart(alt.Data(values=data)).encode(
+        x=alt.X("size_label:O", sort=sizes, title="Message size"),
+        y=alt.Y("report:N", sort=order, title=None))
+    rect = base.mark_rect().encode(
+        color=alt.Color("numbers:Q", scale=alt.Scale(scheme="blues", type="log"), title="Numbers"),
+        tooltip=[alt.Tooltip("report:N"), alt.Tooltip("size_label:N", title="size"),
+                 alt.Tooltip("numbers:Q"), alt.Tooltip("scenarios:Q")])
+    text = base.mark_text(fontSize=10).encode(text="numbers:Q")
+    return chart((rect + text).properties(width="container", height=40 * max(1, len(order))),
+                 "coverage", "Numbers per report and message size (darker: more numbers).")
+
+
+def coverage_matrix() -> Html:
+    """Report x scenario x message size: how many configurations were measured."""
+    rows = query("""
+        SELECT source, scenario, message_size_bytes AS size,
+               count(DISTINCT coalesce(concurrency_kind, '') || coalesce(CAST(concurrency AS VARCHAR), '')
+                     || coalesce(CAST(replicas AS VARCHAR), '') || coalesce(CAST(persistent AS VARCHAR), '')) AS configs,
+               count(*) AS numbers
+        FROM metric_values GROUP BY ALL""")
+    cell_of = {(r["source"], r["scenario"], r["size"]): r for r in rows}
+    out = []
+    for rep in reports():
+        mine = [r for r in rows if r["source"] == rep["source"]]
+        cols = sorted({r["size"] for r in mine if r["size"] is not None})
+        cols += [None] if any(r["size"] is None for r in mine) else []
+        body = []
+        for s in sorted({r["scenario"] for r in mine}, key=lambda s: (s is None, s)):
+            line = [s]
+            for size in cols:
+                c = cell_of.get((rep["source"], s, size))
+                line.append(Html(f'<span class="cov" title="{esc(c["numbers"])} numbers">'
+                                 f'{esc(c["configs"])}</span>') if c else Html(""))
+            body.append(line)
+        if not body:
+            continue
+        headers = ["Scenario"] + [size_label(s) if s is not None else "no size" for s in cols]
+        out.append(tag("h3", rep["title"], id=anchor_id("coverage", rep["family"], rep["report_id"])))
+        out.append(table(headers, body, class_="data coverage", numeric=[False] + [True] * len(cols)))
+    return Html("".join(out))
+

@@ -1,0 +1,481 @@
+"""Typo repair: for a flagged number, the single-edit correction that makes the rules hold.
+
+A printed number can go wrong by one slip of the hand: a digit doubled, two digits
+swapped, the decimal point moved one place, us typed for ms (or the reverse), a digit
+typed twice as another digit or lost. `candidates` lists, for a printed cell, the value
+it would have had before each such slip (13662.3 -> 1362.3 undoes a doubled 6).
+
+`suggest_stored` then evaluates the candidates with the rules themselves: each candidate gets
+a world of its own - the rows of the flagged row's scenario with that one number replaced -
+and the dq_input rules run on all worlds at once. A candidate is valid for a finding when
+the finding is gone, no error remains on the corrected row, and nothing new appears. Among
+valid candidates the most likely slip wins (PRIORS), then the smallest change.
+
+The findings stay in DuckDB (`rules.FOUND`): which of them a slip may explain is decided in
+SQL, and only those (a handful per typo) come to Python; the suggestions are written back.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+import duckdb
+
+from ingest.units import half_ulp
+from perfwh.warehouse.db import run
+
+from .rules import (FOUND, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
+                    stored_findings)
+from .slips import CELL, MICRO, UNDONE
+
+# How likely each slip is, most likely first (the order of slips.UNDONE).
+PRIORS = {kind: rank for rank, kind in enumerate(UNDONE, 1)}
+METRICS = ("msg_rate", "cpu_busy_pct", "cpu_ms_per_msg")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    printed: str
+    value: float
+    half_ulp: float
+    kind: str  # the slip it undoes
+
+    @property
+    def prior(self) -> int:
+        return PRIORS[self.kind]
+
+
+def _edits(num: str) -> list[tuple[str, str]]:
+    """(candidate number, slip undone) for every single edit of a printed number."""
+    out: list[tuple[str, str]] = []
+    digits = "0123456789"
+    for i in range(len(num) - 1):
+        a, b = num[i], num[i + 1]
+        if a.isdigit() and a == b:
+            out.append((num[:i] + num[i + 1:], "doubled"))
+        if a.isdigit() and b.isdigit() and a != b:
+            out.append((num[:i] + b + a + num[i + 2:], "swapped"))
+    point = num.find(".")
+    if point == -1:
+        out.append((num[:-1] + "." + num[-1:], "decimal"))
+        out.append((num + "0", "decimal"))
+    else:
+        bare = num.replace(".", "")
+        if point > 0:
+            out.append((bare[:point - 1] + "." + bare[point - 1:], "decimal"))
+        if point < len(bare):
+            out.append((bare[:point + 1] + "." + bare[point + 1:], "decimal"))
+    for i, ch in enumerate(num):
+        if ch.isdigit() and not (i + 1 < len(num) and num[i + 1] == ch) \
+                and not (i > 0 and num[i - 1] == ch):
+            out.append((num[:i] + num[i + 1:], "extra_digit"))
+    for i in range(len(num) + 1):
+        for d in digits:
+            out.append((num[:i] + d + num[i:], "dropped"))
+    return out
+
+
+def _valid_number(candidate: str, original: str) -> bool:
+    if not re.fullmatch(r"\d+(?:\.\d+)?|\.\d+|\d+\.", candidate):
+        return False
+    if candidate.endswith("."):
+        return False
+    whole = candidate.split(".")[0]
+    leading_ok = original.split(".")[0].startswith("0") or len(whole) <= 1 or not whole.startswith("0")
+    return leading_ok and candidate != original
+
+
+def candidates(printed: str, value: float, metric: str) -> list[Candidate]:
+    """Every single-slip correction of a printed cell, best prior per distinct printing."""
+    match = CELL.match(printed.strip())
+    if not match or value is None:
+        return []
+    pre, num, post = match.group("pre"), match.group("num"), match.group("post")
+    try:
+        printed_number = Decimal(num)
+    except InvalidOperation:
+        return []
+    if printed_number == 0:
+        return []
+    factor = value / float(printed_number)
+    best: dict[str, Candidate] = {}
+
+    def add(cand_num: str, cand_post: str, cand_factor: float, kind: str) -> None:
+        if cand_num.startswith("."):
+            cand_num = "0" + cand_num
+        text = f"{pre}{cand_num}{cand_post}"
+        cand = Candidate(text, float(Decimal(cand_num)) * cand_factor,
+                         half_ulp(cand_num) * cand_factor, kind)
+        if cand.value > 0 and (text not in best or cand.prior < best[text].prior):
+            best[text] = cand
+
+    for cand_num, kind in _edits(num):
+        if _valid_number(cand_num, num):
+            add(cand_num, post, factor, kind)
+    if metric == "cpu_ms_per_msg":
+        unit = post.strip()
+        if unit in MICRO:
+            add(num, post.replace(unit, "ms"), factor * 1000, "unit")
+        elif unit == "ms":
+            add(num, post.replace("ms", "μs"), factor / 1000, "unit")
+        elif unit == "":
+            for scale in (Decimal(1000), Decimal("0.001")):
+                scaled = format((printed_number * scale).normalize(), "f")
+                add(scaled, post, factor, "unit")
+    return sorted(best.values(), key=lambda c: (c.prior, c.printed))
+
+
+def _involves(finding: dict, row: int) -> bool:
+    return finding["row_id"] == row or finding.get("related_row_id") == row
+
+
+def _key(finding: dict) -> tuple:
+    return (finding["rule"], finding["row_id"], finding["metric"], finding.get("related_row_id"))
+
+
+# Which findings a single slip may explain, and how strong the evidence is, is each rule's
+# own declaration (its `-- repair:` header, `rules.REPAIR_CLASSES`): "tight" rules test an
+# equation, "band" rules a band or an inequality, "none" rules are left alone.
+WEAK_PRIOR = 4  # an added or lost digit must be the only valid candidate to be suggested
+# A slip touches one number. A rule that flags more than this share of the rows of one
+# platform of a report (and at least 3) has found something systematic (e.g. a platform's
+# CPU accounting), which no single edit explains.
+SYSTEMATIC_SHARE = 0.10
+
+
+def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Rule],
+            relation: str = "dq_input") -> list[dict]:
+    """`suggest_stored` for findings held in a list (benchmarks, tests): the list is stored in
+    a temporary table, repaired there, and returned with its suggestions, in finding order."""
+    table = "repair_listed"
+    create_found(con, table)
+    try:
+        store_findings(con, findings, table)
+        suggest_stored(con, rules, relation, table)
+        return list(stored_findings(con, table=table))
+    finally:
+        run(con, f"DROP TABLE IF EXISTS {table}")
+
+
+# Targets repaired together: their candidate worlds are built and checked at once. A batch
+# bounds the memory the repair needs (about 150 worlds per flagged number) however many typos
+# a submission holds; each finding's suggestion depends only on its own rows' worlds, so the
+# batches give what one pass would.
+REPAIR_BATCH = 300
+
+
+def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: str = "dq_input",
+                   table: str = FOUND) -> int:
+    """Fill ``suggested_value`` of the stored findings of dq_input rules where a single slip
+    explains them; a finding whose correction is on another cell is re-pointed at that cell.
+    Returns how many findings got a suggestion."""
+    input_rules = [r for r in rules if r.relation == "dq_input"]
+    tight = sorted(r.name for r in input_rules if r.repair == "tight")
+    band = sorted(r.name for r in input_rules if r.repair == "band")
+    try:
+        if not _targets(con, table, relation, tight, band):
+            return 0
+        # by row, so that the findings on one row (and their worlds) share a batch
+        targets = [{k: v for k, v in f.items() if k != "evidenced"} for f in stored_findings(
+            con, "evidenced", table=REPAIR_TARGETS, order="row_id, found_id")]
+        repaired = 0
+        for start in range(0, len(targets), REPAIR_BATCH):
+            batch = _repaired(con, targets[start:start + REPAIR_BATCH], input_rules, relation, set(band))
+            _write_back(con, table, batch)
+            repaired += len(batch)
+        return repaired
+    finally:
+        run(con, f"DROP TABLE IF EXISTS {REPAIR_TARGETS}")
+
+
+def _evidence(con) -> set[tuple]:
+    """What a correction in the current repair_worlds may claim to explain: the findings of
+    tight and band rules on the rows of those worlds that are not part of a systematic
+    pattern (a slip does not explain a pattern of the whole platform)."""
+    return {_key(f) for f in stored_findings(
+        con, "row_id IN (SELECT DISTINCT row_id FROM repair_worlds)", table=REPAIR_TARGETS,
+        order="found_id")}
+
+
+def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, band: set[str]) -> list[dict]:
+    """The targets a single slip explains, with their suggestions applied."""
+    rows = sorted({r for f in targets for r in (f["row_id"], f.get("related_row_id")) if r is not None})
+    cells = _cells(con, relation, rows)
+    worlds, plan = _plan(rows, cells)
+    if not plan:
+        return []
+    _materialise(con, relation, worlds)
+    try:
+        evidence = _evidence(con)
+        # Stage 1: only the rules that raised the targets, on every world; stage 2: every
+        # rule, on the baselines and the worlds where a target finding went away.
+        flagging = [r for r in input_rules if r.name in {f["rule"] for f in targets}]
+        first = run_rules(con, flagging, {"dq_input": "repair_worlds"}, KEY_COLUMNS)
+        survivors = _survivors(targets, plan, first)
+        del first
+        run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
+            [sorted(survivors)])
+        run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
+                 "WHERE world IN (SELECT world FROM repair_keep)")
+        found = run_rules(con, input_rules, {"dq_input": "repair_kept"}, KEY_COLUMNS)
+    finally:
+        for name in ("VIEW repair_kept", "TABLE repair_keep", "TABLE repair_worlds",
+                     "TABLE repair_candidates"):
+            run(con, f"DROP {name.split()[0]} IF EXISTS {name.split()[1]}")
+    by_world: dict[int, list[dict]] = {}
+    for f in found:
+        by_world.setdefault(f["world"], []).append(f)
+    worlds_of: dict[int, list[int]] = {}
+    baselines: dict[int, int] = {}
+    for world, (row, metric, _cand) in plan.items():
+        if metric is None:
+            baselines[row] = world
+        elif world in survivors:
+            worlds_of.setdefault(row, []).append(world)
+    repaired = []
+    for finding in targets:
+        best = _best(finding, plan, by_world, cells, worlds_of, baselines, evidence)
+        if best and finding["rule"] in band and -best[0] < 2:
+            continue  # a band finding needs the correction to clear a second finding too
+        if best:
+            _apply(finding, best, cells)
+            repaired.append(finding)
+    return repaired
+
+
+# The findings a slip may explain, while the repair runs (`_targets`).
+REPAIR_TARGETS = "repair_targets"
+
+
+def _targets(con, table: str, relation: str, tight: list[str], band: list[str]) -> int:
+    """REPAIR_TARGETS: the stored findings a single slip may explain, each with its stored
+    row's id (``found_id``): findings of tight and band rules without a suggestion of their
+    rule's own (a resubmission's), unless their rule flags a large share of the subject rows of
+    the same platform (something systematic, which no single edit explains); ``evidenced``
+    where their row has enough evidence for a suggestion (a tight finding, or two band
+    findings). Decided in SQL, so that a million findings never reach Python. Returns how many
+    are evidenced."""
+    if not tight + band:
+        return 0
+    run(con, f"""
+        CREATE OR REPLACE TEMP TABLE {REPAIR_TARGETS} AS
+        WITH found AS (SELECT rowid AS found_id, * FROM {table} WHERE world = 0),
+        candidates AS (SELECT * FROM found WHERE list_contains($repairable, rule)
+                                             AND suggested_value IS NULL),
+        located AS (
+            SELECT c.*, d.source AS row_source, d.platform AS row_platform
+            FROM candidates c
+            LEFT JOIN (SELECT DISTINCT row_id, source, platform FROM {relation}
+                       WHERE world = 0 AND subject) d ON d.row_id = c.row_id),
+        flagged AS (
+            SELECT rule, row_source, row_platform, count(DISTINCT row_id) AS flagged
+            FROM located GROUP BY ALL),
+        sizes AS (
+            SELECT source, platform, count(*) AS size FROM {relation}
+            WHERE world = 0 AND subject GROUP BY ALL),
+        evidence AS (
+            SELECT row_id,
+                   count(DISTINCT rule) FILTER (WHERE list_contains($tight, rule)) AS tight,
+                   count(DISTINCT rule) FILTER (WHERE list_contains($band, rule)) AS band
+            FROM found GROUP BY row_id)
+        SELECT l.* EXCLUDE (row_source, row_platform), (e.tight > 0 OR e.band >= 2) AS evidenced
+        FROM located l
+        JOIN flagged f ON f.rule = l.rule AND f.row_source IS NOT DISTINCT FROM l.row_source
+                      AND f.row_platform IS NOT DISTINCT FROM l.row_platform
+        LEFT JOIN sizes s ON s.source = l.row_source AND s.platform = l.row_platform
+        JOIN evidence e ON e.row_id IS NOT DISTINCT FROM l.row_id
+        WHERE NOT (f.flagged >= 3 AND f.flagged > {SYSTEMATIC_SHARE} * coalesce(s.size, 0))""",
+        {"repairable": tight + band, "tight": tight, "band": band})
+    return run(con, f"SELECT count(*) FROM {REPAIR_TARGETS} WHERE evidenced")[0][0]
+
+
+def _write_back(con, table: str, repaired: list[dict]) -> None:
+    """The repaired findings' new fields, written over their stored rows (by ``found_id``)."""
+    if not repaired:
+        return
+    import pyarrow as pa
+
+    fields = ("message", "metric", "printed_value", "fact_id", "source_line", "source",
+              "suggested_value", "suggestion_kind")
+    types = {"fact_id": pa.int64(), "source_line": pa.int64()}
+    data = {"found_id": pa.array([f["found_id"] for f in repaired], pa.int64())}
+    data.update({c: pa.array([f.get(c) for f in repaired], types.get(c, pa.string())) for c in fields})
+    con.register("_repaired", pa.table(data))
+    try:
+        run(con, f"UPDATE {table} SET " + ", ".join(f"{c} = r.{c}" for c in fields)
+            + f" FROM _repaired r WHERE {table}.rowid = r.found_id")
+    finally:
+        con.unregister("_repaired")
+
+
+def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
+    """Baseline worlds, and candidate worlds in which some target on their row is gone."""
+    present: dict[int, set] = {}
+    for f in first:
+        present.setdefault(f["world"], set()).add(_key(f))
+    by_row: dict[int, list[tuple]] = {}
+    for t in targets:
+        for row in {t["row_id"], t.get("related_row_id")} - {None}:
+            by_row.setdefault(row, []).append(_key(t))
+    keep = {w for w, (_row, metric, _c) in plan.items() if metric is None}
+    for world, (row, metric, cand) in plan.items():
+        if cand is None:
+            continue
+        keys = present.get(world, set())
+        if any(key not in keys for key in by_row.get(row, ())):
+            keep.add(world)
+    return keep
+
+
+def _cells(con, relation: str, rows: list[int]) -> dict[tuple[int, str], dict]:
+    """The printed cells of the rows to repair: (row_id, metric) -> facts of the cell, with
+    the decimals the rest of its column prints (None unless three or more agree)."""
+    placeholders = ", ".join("?" for _ in rows)
+    result = con.sql(f"SELECT * FROM {relation} WHERE world = 0 AND row_id IN ({placeholders})",
+                     params=rows) if rows else None
+    cells = {}
+    for record in (dict(zip(result.columns, r)) for r in result.fetchall()):
+        for metric in METRICS:
+            if record.get(f"{metric}_printed") is not None:
+                cells[(record["row_id"], metric)] = {
+                    "printed": record[f"{metric}_printed"], "value": record[metric],
+                    "fact_id": record.get(f"{metric}_fact_id"), "source": record["source"],
+                    "source_line": record["source_line"], "subject": record["subject"],
+                    "table": record["table_title"]}
+    _column_decimals(con, relation, cells)
+    return cells
+
+
+def _decimals(printed: str) -> int | None:
+    match = CELL.match(printed.strip())
+    if not match:
+        return None
+    num = match.group("num")
+    return len(num.split(".", 1)[1]) if "." in num else 0
+
+
+def _column_decimals(con, relation: str, cells: dict) -> None:
+    """A correction prints like its column: where every other cell of a cell's column (same
+    source, table and metric) prints the same number of decimals, three cells or more, that
+    number is the cell's "column_decimals" and candidates printed otherwise are not tried
+    (87.7 for a %CPU typed 877, not 87, in a column printed to one decimal). Counted in SQL,
+    per column and number of decimals: a submission's column may hold a million cells."""
+    tables = sorted({(c["source"], c["table"]) for c in cells.values()})
+    counts: dict[tuple, dict[int, int]] = {}
+    for source, table in tables:
+        for metric, decimals, n in con.sql(f"""
+                SELECT x.metric, length(regexp_extract(x.printed, '[0-9][.]([0-9]+)', 1)), count(*)
+                FROM {relation} m,
+                     LATERAL (VALUES ('msg_rate', m.msg_rate_printed),
+                                     ('cpu_busy_pct', m.cpu_busy_pct_printed),
+                                     ('cpu_ms_per_msg', m.cpu_ms_per_msg_printed)) AS x(metric, printed)
+                WHERE m.world = 0 AND m.source = ? AND m.table_title = ? AND x.printed IS NOT NULL
+                GROUP BY ALL""", params=[source, table]).fetchall():
+            counts.setdefault((source, table, metric), {})[decimals] = n
+    for (_row, metric), cell in cells.items():
+        others = dict(counts.get((cell["source"], cell["table"], metric), {}))
+        own = _decimals(cell["printed"])
+        if own in others:
+            others[own] -= 1
+        others = {d: n for d, n in others.items() if n > 0}
+        cell["column_decimals"] = (next(iter(others)) if len(others) == 1
+                                   and sum(others.values()) >= 3 else None)
+
+
+def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
+    """World per (row, metric, candidate) plus one unchanged baseline world per row.
+    Returns the world rows for repair_candidates and world -> (row, metric, candidate)."""
+    worlds, plan = [], {}
+    world = 0
+    for row in rows:
+        world += 1
+        worlds.append({"world": world, "target_row": row, "metric": None, "printed": None,
+                       "value": None, "half_ulp": None})
+        plan[world] = (row, None, None)
+        for metric in METRICS:
+            cell = cells.get((row, metric))
+            if not cell or not cell["subject"]:
+                continue
+            for cand in candidates(cell["printed"], cell["value"], metric):
+                if cell["column_decimals"] not in (None, _decimals(cand.printed)):
+                    continue
+                world += 1
+                worlds.append({"world": world, "target_row": row, "metric": metric,
+                               "printed": cand.printed, "value": cand.value,
+                               "half_ulp": cand.half_ulp})
+                plan[world] = (row, metric, cand)
+    return worlds, plan
+
+
+def _materialise(con, relation: str, worlds: list[dict]) -> None:
+    """repair_worlds: for each world, the rows of the target row's scenario, one cell replaced."""
+    import pyarrow as pa
+
+    con.register("_candidates", pa.Table.from_pylist(worlds, schema=pa.schema([
+        ("world", pa.int64()), ("target_row", pa.int64()), ("metric", pa.string()),
+        ("printed", pa.string()), ("value", pa.float64()), ("half_ulp", pa.float64())])))
+    try:
+        run(con, "CREATE OR REPLACE TEMP TABLE repair_candidates AS SELECT * FROM _candidates")
+    finally:
+        con.unregister("_candidates")
+    swap = []
+    for metric in METRICS:
+        for suffix, column in (("", "value"), ("_printed", "printed"), ("_half_ulp", "half_ulp")):
+            swap.append(f"CASE WHEN d.row_id = c.target_row AND c.metric = '{metric}' "
+                        f"THEN c.{column} ELSE d.{metric}{suffix} END AS {metric}{suffix}")
+    replaced = [f"{m}{s}" for m in METRICS for s in ("", "_printed", "_half_ulp")]
+    run(con, f"""
+        CREATE OR REPLACE TEMP TABLE repair_worlds AS
+        SELECT c.world AS world, d.* EXCLUDE (world, {', '.join(replaced)}), {', '.join(swap)}
+        FROM repair_candidates c
+        JOIN {relation} t ON t.world = 0 AND t.row_id = c.target_row
+        JOIN {relation} d ON d.world = 0 AND d.scenario = t.scenario""")
+
+
+def _best(finding: dict, plan: dict, by_world: dict, cells: dict, worlds_of: dict[int, list[int]],
+          baselines: dict[int, int], evidence: set):
+    """The most likely valid candidate for one finding, or None when there is none or the
+    choice is not clear (two different corrections equally likely, or only a weak one
+    among several). A candidate that clears more of the ``evidence`` findings of its row's
+    scenario explains more of what is wrong and comes first: one slip is behind all of them
+    (28.67 for 285.67 breaks the CPU identity and the sweep of sizes; a %CPU of 1.33 for
+    13.33 would mend the identity alone). Findings of a systematic pattern do not count: a
+    correction that silences them by making another row odd explains nothing."""
+    options = []
+    rows = {finding["row_id"], finding.get("related_row_id")} - {None}
+    for world, row in ((w, r) for r in sorted(rows) for w in worlds_of.get(r, ())):
+        _row, metric, cand = plan[world]
+        baseline = {_key(f) for f in by_world.get(baselines[row], [])}
+        if _key(finding) not in baseline:
+            continue  # the finding does not arise among this row's scenario alone
+        now = by_world.get(world, [])
+        keys = {_key(f) for f in now}
+        if _key(finding) in keys or not keys <= baseline:
+            continue
+        if any(f["severity"] == "error" and _involves(f, row) for f in now):
+            continue
+        original = cells[(row, metric)]["value"]
+        options.append((-len((baseline - keys) & evidence), cand.prior, abs(math.log(cand.value / original)),
+                        cand.printed, row, metric, cand))
+    if not options:
+        return None
+    best = min(options, key=lambda o: o[:4])
+    alike = [o for o in options if o[0] == best[0]]
+    rivals = {o[3] for o in alike if o[1] == best[1]}
+    if len(rivals) > 1 or (best[1] > WEAK_PRIOR and len(alike) > 1):
+        return None
+    return best
+
+
+def _apply(finding: dict, best: tuple, cells: dict) -> None:
+    _cleared, _prior, _change, _printed, row, metric, cand = best
+    cell = cells[(row, metric)]
+    if row != finding["row_id"] or metric != finding["metric"]:
+        where = f" at line {cell['source_line']}" if row != finding["row_id"] else ""
+        finding["message"] += f" [the likely slip: {metric} {cell['printed']}{where}]"
+        finding.update(metric=metric, printed_value=cell["printed"], fact_id=cell["fact_id"],
+                       source_line=cell["source_line"], source=cell["source"])
+    finding["suggested_value"] = cand.printed
+    finding["suggestion_kind"] = cand.kind

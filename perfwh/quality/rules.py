@@ -1,0 +1,368 @@
+"""Data-quality rules: loading the rule files, running them, storing the findings.
+
+A rule is one SQL file in rules/: a query returning the offending rows, with everything
+else about the rule in the header comments:
+
+    -- severity: error            (error or warning)
+    -- relation: dq_input         (the interface relation it reads, see schema/50_dq.sql)
+    -- repair: tight              (how it takes part in the typo repair, see REPAIR_CLASSES)
+    -- summary: what it checks, in one line (the README's table of rules)
+    -- reason: why a row returned by this query is a problem ...
+
+Adding a rule is adding its file: the build, `perfwh check`, Great Expectations, the typo
+repair and `perfwh rules` (and the README's table, generated from it) all find it there.
+
+The query reads its relation as ``{batch}`` (Great Expectations substitutes the batch
+there; run directly, ``{batch}`` becomes the relation's name) and returns the columns
+of FINDING_COLUMNS. The same files run in three ways: directly in DuckDB (this module), as
+Great Expectations expectations (`perfwh.quality.gx`) and on Apache Spark over the Parquet
+lake (`perfwh.quality.spark`); tests show all three report the same findings.
+
+Findings are kept in DuckDB, not in Python: each rule's rows go straight into the temporary
+table FOUND (`store_rules`), the typo repair reads from and writes to it, `write_findings`
+copies it into dq_findings, and `perfwh check` streams it to its output. A submission with a
+finding on every one of its million rows therefore needs no more memory than a clean one
+(DuckDB spills what does not fit). `run_rules` returns Python dicts, for the small relations
+the typo repair builds and for tests.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from perfwh.core.paths import RULES_DIR
+from perfwh.warehouse.db import run, single_threaded
+
+SEVERITIES = ("error", "warning")
+RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
+# The models stage's predictions (schema/50_dq.sql): a rule that reads them runs after the
+# models are fitted (`perfwh.quality.evaluate`).
+PREDICTIONS = "dq_predictions"
+# How a rule's findings take part in the typo repair (`perfwh.quality.repair`):
+REPAIR_CLASSES = {
+    "tight": "an equation or an equality with another printed number: a single correction that "
+             "makes it hold is strong evidence, so one finding is enough for a suggestion",
+    "band": "a band or an inequality, which many edits satisfy: its finding gets a suggestion "
+            "only when a tight finding, or a second band finding, is on the same row and one "
+            "correction clears them",
+    "none": "not repaired: it flags a whole series, a pair of rows or a statement, which no "
+            "single slip explains",
+}
+# What every rule returns, in this order.
+# related_row_id: the other row a comparison rule compared against (NULL for one-row rules);
+# the typo repair tries corrections on both.
+FINDING_COLUMNS = ("world", "row_id", "fact_id", "source", "source_line", "table_title",
+                   "metric", "printed_value", "message", "related_row_id")
+# A rule may also return suggested_value: the number the cell should print when the rule
+# itself knows it (a resubmitted row against the filed one); the typo repair leaves it.
+SUGGESTION = "suggested_value"
+_HEADER = re.compile(r"^--\s*(?P<key>severity|relation|repair|summary|reason):\s*(?P<value>.*)$")
+HEADER_KEYS = ("severity", "relation", "repair", "summary", "reason")
+
+
+class RuleError(ValueError):
+    """A rule file that cannot be used; names the file."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    severity: str
+    relation: str
+    repair: str
+    summary: str
+    reason: str
+    sql: str
+    path: Path
+
+    @property
+    def reads_models(self) -> bool:
+        """True for a rule that compares with the models stage's predictions."""
+        return PREDICTIONS in self.sql
+
+    def query(self, relation: str | None = None) -> str:
+        """The rule's SQL with ``{batch}`` replaced by a relation name (default: its own)."""
+        return self.sql.replace("{batch}", relation or self.relation)
+
+
+def parse_rule(path: Path) -> Rule:
+    text = Path(path).read_text(encoding="utf-8")
+    header: dict[str, str] = {}
+    key = None
+    body_start = 0
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        match = _HEADER.match(line)
+        if match:
+            key = match.group("key")
+            header[key] = match.group("value").strip()
+        elif line.startswith("--") and key == "reason":
+            header["reason"] += " " + line.lstrip("- ").strip()
+        else:
+            body_start = number
+            break
+    missing = [k for k in HEADER_KEYS if not header.get(k)]
+    if missing:
+        raise RuleError(f"{path}: header lacks {', '.join(missing)} (expected the lines "
+                        + ", ".join(f"'-- {k}:'" for k in HEADER_KEYS) + ")")
+    if header["severity"] not in SEVERITIES:
+        raise RuleError(f"{path}: severity {header['severity']!r}, expected one of {SEVERITIES}")
+    if header["relation"] not in RELATIONS:
+        raise RuleError(f"{path}: relation {header['relation']!r}, expected one of {RELATIONS}")
+    if header["repair"] not in REPAIR_CLASSES:
+        raise RuleError(f"{path}: repair {header['repair']!r}, expected one of {tuple(REPAIR_CLASSES)}")
+    sql = "\n".join(lines[body_start:]).strip().rstrip(";")
+    if "{batch}" not in sql:
+        raise RuleError(f"{path}: the query never reads {{batch}}")
+    return Rule(Path(path).stem, header["severity"], header["relation"], header["repair"],
+                header["summary"], header["reason"], sql, Path(path))
+
+
+def load_rules(rules_dir: Path = RULES_DIR) -> list[Rule]:
+    rules = [parse_rule(p) for p in sorted(Path(rules_dir).glob("*.sql"))]
+    if not rules:
+        raise RuleError(f"{rules_dir}: no rule files")
+    return rules
+
+
+# What identifies a finding (which rule flagged which row and number): enough for the typo
+# repair, which compares candidate worlds by these alone and need not format any message.
+KEY_COLUMNS = ("world", "row_id", "metric", "related_row_id")
+
+
+def finding_rows(rule: Rule, rows: list[dict], columns: tuple[str, ...] = FINDING_COLUMNS) -> list[dict]:
+    """Rows a rule returned, checked for shape and tagged with the rule."""
+    out = []
+    for row in rows:
+        missing = [c for c in columns if c not in row]
+        if missing:
+            raise RuleError(f"{rule.path}: the query does not return {', '.join(missing)}")
+        finding = {c: row[c] for c in columns}
+        if row.get(SUGGESTION) is not None:
+            finding[SUGGESTION] = str(row[SUGGESTION])
+        for column in ("world", "row_id", "fact_id", "source_line", "related_row_id"):
+            if finding.get(column) is not None:
+                finding[column] = int(finding[column])
+        finding["rule"] = rule.name
+        finding["severity"] = rule.severity
+        out.append(finding)
+    return out
+
+
+# The temporary table of findings (one row per finding, FINDING_COLUMNS then the rule's name
+# and severity and what the typo repair adds).
+FOUND = "dq_found"
+FOUND_COLUMNS = {"world": "BIGINT", "row_id": "BIGINT", "fact_id": "BIGINT", "source": "VARCHAR",
+                 "source_line": "BIGINT", "table_title": "VARCHAR", "metric": "VARCHAR",
+                 "printed_value": "VARCHAR", "message": "VARCHAR", "related_row_id": "BIGINT",
+                 "rule": "VARCHAR", "severity": "VARCHAR", "suggested_value": "VARCHAR",
+                 "suggestion_kind": "VARCHAR"}
+# The order of findings everywhere (dq_findings ids, `perfwh check` output): by place, then
+# rule, metric, row and message; the last keys only make ties deterministic.
+FINDING_ORDER = ("coalesce(source, ''), coalesce(source_line, 0), rule, coalesce(metric, ''), "
+                 "coalesce(row_id, 0), coalesce(message, ''), coalesce(related_row_id, 0), "
+                 "coalesce(fact_id, 0), coalesce(printed_value, ''), coalesce(table_title, '')")
+# Interface relations computed once into a temporary table of the same name before the rules
+# run (`materialised`): dq_input pivots every number back into its table row, which ten rules
+# and the typo repair read; recomputing it for each costs more than all the rules together on
+# a large submission. dq_values is read with a selective filter on the metric by its few
+# rules, which DuckDB pushes into the view, so it stays a view.
+MATERIALISED = ("dq_input",)
+
+
+def create_found(con: duckdb.DuckDBPyConnection, table: str = FOUND) -> None:
+    columns = ", ".join(f"{name} {kind}" for name, kind in FOUND_COLUMNS.items())
+    run(con, f"CREATE OR REPLACE TEMP TABLE {table} ({columns})")
+
+
+def store_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None = None,
+               table: str = FOUND) -> None:
+    """Insert the rule's findings into ``table`` inside DuckDB (nothing passes through Python)."""
+    columns = ", ".join(f"found.{c}" for c in FINDING_COLUMNS)
+    try:
+        query = rule.query(relation)
+        # the rule's own suggestion where it returns one (binding the query runs nothing)
+        suggestion = (f"CAST(found.{SUGGESTION} AS VARCHAR)" if SUGGESTION in con.sql(query).columns
+                      else "NULL")
+        run(con, f"INSERT INTO {table} SELECT {columns}, ?, ?, {suggestion}, NULL FROM (\n"
+                 f"{query}\n) AS found", [rule.name, rule.severity])
+    except duckdb.OutOfMemoryException as err:
+        # not a fault of the rule: the caller knows the memory limit and what to advise
+        raise duckdb.OutOfMemoryException(f"{rule.path}: {str(err).splitlines()[0]}") from None
+    except duckdb.Error as err:
+        raise RuleError(f"{rule.path}: {str(err).splitlines()[0]}") from None
+
+
+def store_rules(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str = FOUND) -> None:
+    """Every rule run directly in DuckDB, its findings stored in ``table`` (created here)."""
+    create_found(con, table)
+    for rule in rules:
+        store_rule(con, rule, table=table)
+
+
+def store_findings(con: duckdb.DuckDBPyConnection, findings: list[dict], table: str = FOUND) -> None:
+    """Findings computed elsewhere (Great Expectations, a list) appended to ``table``."""
+    if not findings:
+        return
+    import pyarrow as pa
+
+    types = {"BIGINT": pa.int64(), "VARCHAR": pa.string()}
+    data = pa.Table.from_pydict(
+        {c: [f.get(c) for f in findings] for c in FOUND_COLUMNS},
+        schema=pa.schema([(c, types[t]) for c, t in FOUND_COLUMNS.items()]))
+    con.register("_stored_findings", data)
+    try:
+        run(con, f"INSERT INTO {table} SELECT * FROM _stored_findings")
+    finally:
+        con.unregister("_stored_findings")
+
+
+def stored_findings(con: duckdb.DuckDBPyConnection, where: str = "TRUE", params: list | None = None,
+                    table: str = FOUND, batch: int = 10_000, order: str = FINDING_ORDER) -> Iterator[dict]:
+    """The stored findings matching ``where``, in ``order`` (FINDING_ORDER), fetched a batch at
+    a time."""
+    result = con.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY {order}", params or [])
+    columns = [d[0] for d in result.description]
+    while True:
+        rows = result.fetchmany(batch)
+        if not rows:
+            return
+        for values in rows:
+            yield dict(zip(columns, values))
+
+
+@contextlib.contextmanager
+def materialised(con: duckdb.DuckDBPyConnection, relations: tuple[str, ...] = MATERIALISED):
+    """For the block, each interface view in ``relations`` computed once into a temporary table
+    of the same name, which DuckDB resolves before the view (temporary objects come first in its
+    search path): every rule file and the typo repair read it unchanged, and DuckDB can spill
+    it. The tables are dropped afterwards, so what is committed holds only the views."""
+    catalog = run(con, "SELECT current_database()")[0][0]
+    try:
+        # dq_input regroups every number into its row; on ten million rows DuckDB's parallel
+        # grouping needs more memory per thread than a 512MB limit leaves (it failed to spill):
+        # one thread groups within it, in about the same time.
+        with single_threaded(con):
+            for name in relations:
+                run(con, f'CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM "{catalog}".main.{name}')
+        yield
+    finally:
+        for name in relations:
+            run(con, f"DROP TABLE IF EXISTS temp.main.{name}")
+
+
+def run_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None = None,
+             columns: tuple[str, ...] = FINDING_COLUMNS) -> list[dict]:
+    """The rule's findings as dicts of ``columns`` (only those are computed: DuckDB leaves
+    out, for instance, the formatting of messages nobody reads)."""
+    query = rule.query(relation)
+    if columns != FINDING_COLUMNS:
+        query = f"SELECT {', '.join(f'found.{c}' for c in columns)} FROM (\n{query}\n) AS found"
+    try:
+        result = con.sql(query)
+        names = result.columns
+        rows = [dict(zip(names, values)) for values in result.fetchall()]
+    except duckdb.Error as err:
+        raise RuleError(f"{rule.path}: {err}") from None
+    return finding_rows(rule, rows, columns)
+
+
+def run_rules(con: duckdb.DuckDBPyConnection, rules: list[Rule] | None = None,
+              relations: dict[str, str] | None = None,
+              columns: tuple[str, ...] = FINDING_COLUMNS) -> list[dict]:
+    """Every rule run directly in DuckDB; ``relations`` maps a rule relation to another
+    relation name (the typo repair runs the dq_input rules on its candidate worlds)."""
+    findings = []
+    for rule in rules if rules is not None else load_rules():
+        findings.extend(run_rule(con, rule, (relations or {}).get(rule.relation), columns))
+    return findings if columns != FINDING_COLUMNS else sort_findings(findings)
+
+
+def finding_id(f: dict) -> str:
+    """A stable name for a finding, used to waive it: rule@line:metric, or rule@line for a finding
+    on a whole row or statement (FINDING_ID_SQL in SQL)."""
+    line = "" if f["source_line"] is None else f"@{f['source_line']}"
+    metric = "" if f["metric"] is None else f":{f['metric']}"
+    return f"{f['rule']}{line}{metric}"
+
+
+# finding_id in SQL, over a stored finding (a missing line or metric leaves its part out)
+FINDING_ID_SQL = ("rule || coalesce('@' || CAST(source_line AS VARCHAR), '') "
+                  "|| coalesce(':' || metric, '')")
+
+
+def finding_key(f: dict) -> tuple:
+    return (f["source"] or "", f["source_line"] or 0, f["rule"], f["metric"] or "",
+            f["row_id"] or 0, f["message"] or "")
+
+
+def sort_findings(findings: list[dict]) -> list[dict]:
+    return sorted(findings, key=lambda f: (f["world"],) + finding_key(f))
+
+
+DQ_FINDINGS_DDL = """
+CREATE OR REPLACE TABLE dq_findings (
+    finding_id      INTEGER PRIMARY KEY,
+    rule            VARCHAR NOT NULL,
+    severity        VARCHAR NOT NULL,
+    source          VARCHAR,
+    source_line     INTEGER,
+    table_title     VARCHAR,
+    metric          VARCHAR,
+    printed_value   VARCHAR,
+    message         VARCHAR NOT NULL,
+    suggested_value VARCHAR,
+    fact_id         INTEGER,
+    row_id          INTEGER,
+    finding_key     VARCHAR NOT NULL,
+    waiver          VARCHAR
+);
+CREATE OR REPLACE TABLE dq_rules (
+    rule            VARCHAR PRIMARY KEY,
+    severity        VARCHAR NOT NULL,
+    relation        VARCHAR NOT NULL,
+    repair          VARCHAR NOT NULL,
+    summary         VARCHAR NOT NULL,
+    reason          VARCHAR NOT NULL,
+    file            VARCHAR NOT NULL,
+    findings        INTEGER NOT NULL
+);
+"""
+
+
+def write_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str = FOUND) -> int:
+    """Replace dq_findings and dq_rules from the stored findings of world 0; ids follow
+    FINDING_ORDER (deterministic). A finding accepted when its source was filed (raw_waivers)
+    carries the reason as its waiver. Runs inside DuckDB, however many findings there are."""
+    run(con, DQ_FINDINGS_DDL)
+    run(con, f"""
+        INSERT INTO dq_findings
+        WITH ordered AS (
+            SELECT f.*, CAST(row_number() OVER (ORDER BY {FINDING_ORDER}) AS INTEGER) AS finding_id,
+                   {FINDING_ID_SQL} AS finding_key
+            FROM {table} f WHERE world = 0)
+        SELECT o.finding_id, o.rule, o.severity, o.source, o.source_line, o.table_title, o.metric,
+               o.printed_value, o.message, o.suggested_value, o.fact_id, o.row_id, o.finding_key,
+               w.reason
+        FROM ordered o
+        LEFT JOIN raw_waivers w ON w.source = o.source AND w.finding_key = o.finding_key
+        ORDER BY o.finding_id""")
+    counts = dict(run(con, "SELECT rule, count(*) FROM dq_findings GROUP BY rule"))
+    for rule in rules:
+        run(con, "INSERT INTO dq_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [rule.name, rule.severity, rule.relation, rule.repair, rule.summary, rule.reason,
+             f"rules/{rule.path.name}", counts.get(rule.name, 0)])
+    return run(con, "SELECT count(*) FROM dq_findings")[0][0]
+
+
+def rules_markdown(rules: list[Rule]) -> str:
+    """The README's table of rules (`perfwh rules --markdown`): one row per rule file."""
+    lines = ["| rule | severity | repair | what it checks |", "|---|---|---|---|"]
+    for rule in sorted(rules, key=lambda r: (SEVERITIES.index(r.severity), r.name)):
+        lines.append(f"| `{rule.name}` | {rule.severity} | {rule.repair} | {rule.summary} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,300 @@
+"""The rule files on Apache Spark, over the Parquet lake (`perfwh.warehouse.lake`).
+
+Each relation of the lake becomes a Spark view; the data-quality interface views (dq_input,
+dq_values, dq_claims, dq_rejects) are created from their one definition in schema/50_dq.sql,
+and every rule runs from its one file - both translated from DuckDB's SQL to Spark's by
+sqlglot at run time (`to_spark`), never kept as a second copy. The findings are written by
+Spark as Parquet and loaded into DuckDB's table of findings (`rules.FOUND`), where the typo
+repair and everything after it run as for the other engines.
+
+What sqlglot does not translate is fixed in `to_spark`, each fix-up a small rewrite of the
+parsed statement:
+  - DuckDB macros (``config_key``, ``printed_half_ulp``: `CREATE MACRO` in schema/) are
+    inlined: Spark has no macros;
+  - ``printf`` becomes the Python UDF ``perfwh_printf`` (`cformat.c_printf`), because Spark's
+    printf is Java's, which formats %g and rounds ties differently from DuckDB's;
+  - ``WITH x AS [NOT] MATERIALIZED`` loses the hint, which is DuckDB's alone.
+Rules avoid what has no such fix-up (``UNION ... BY NAME``, ``LATERAL (VALUES ...)``
+correlated with the outer row); tests compare every rule's findings on both engines.
+
+One SparkSession per process (`session`), on this machine unless a master URL is given; the
+driver binds to 127.0.0.1, the web UI is off, logs are quiet, and nothing needs the network.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+import duckdb
+
+from perfwh.core.paths import SCHEMA_DIR
+from perfwh.warehouse.db import run, sql_literal
+from perfwh.warehouse.lake import read_manifest, spark_read
+
+from . import DEFAULT_SPARK_MASTER
+from .rules import FINDING_COLUMNS, FOUND, MATERIALISED, RELATIONS, SUGGESTION, Rule, RuleError, create_found
+
+# Few, small shuffles: the default of 200 partitions costs seconds of task overhead here.
+SHUFFLE_PARTITIONS = 4
+SETTINGS = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.driver.host": "127.0.0.1",
+    "spark.driver.bindAddress": "127.0.0.1",
+    "spark.sql.shuffle.partitions": str(SHUFFLE_PARTITIONS),
+    # partition values (family, source) are text, whatever they look like
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.log.structuredLogging.enabled": "false",
+}
+# Quiet: a failing query reaches Python as an exception, which the engine reports itself.
+LOG_CONFIG = """rootLogger.level = fatal
+rootLogger.appenderRef.stderr.ref = console
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = fatal
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{1}: %m%n
+"""
+_MACRO = re.compile(r"CREATE\s+MACRO\s.*?;", re.IGNORECASE | re.DOTALL)
+_VIEW = re.compile(r"CREATE\s+VIEW\s+(\w+)\s+AS\s.*?;", re.IGNORECASE | re.DOTALL)
+_SESSIONS: dict[str, object] = {}
+
+
+def session(master: str | None = None):
+    """The process's SparkSession on ``master`` (default DEFAULT_SPARK_MASTER), started on
+    first use."""
+    master = master or DEFAULT_SPARK_MASTER
+    if master in _SESSIONS:
+        return _SESSIONS[master]
+    if _SESSIONS:
+        raise RuleError(f"a Spark session on {next(iter(_SESSIONS))} is already running in this "
+                        f"process; cannot start another on {master}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PySpark's notice that it does not know pandas 3 yet
+        spark = _start(master)
+    _SESSIONS[master] = spark
+    return spark
+
+
+def _start(master: str):
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError as err:
+        raise RuleError(f"the Spark engine needs PySpark ({err}); run `make install`") from None
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = SparkSession.builder.master(master).appName("perfwh")
+    for key, value in {**SETTINGS, "spark.driver.extraJavaOptions":
+                       f"-Dlog4j2.configurationFile=file:{_log_config()}"}.items():
+        builder = builder.config(key, value)
+    try:
+        spark = builder.getOrCreate()
+    except Exception as err:  # Java missing, the master unreachable
+        raise RuleError(f"cannot start Spark on {master}: {str(err).strip().splitlines()[-1]}"
+                        " (the Spark engine needs Java 17: apt-get install "
+                        "openjdk-17-jre-headless, as `make install` does)") from None
+    _register_udfs(spark)
+    return spark
+
+
+@lru_cache(maxsize=1)
+def _log_config() -> Path:
+    path = Path(tempfile.gettempdir()) / f"perfwh-spark-log4j2-{os.getuid()}.properties"
+    if not path.exists() or path.read_text() != LOG_CONFIG:
+        path.write_text(LOG_CONFIG)
+    return path
+
+
+def _register_udfs(spark) -> None:
+    from pyspark import cloudpickle
+    from pyspark.sql.types import StringType
+
+    from . import cformat
+
+    cloudpickle.register_pickle_by_value(cformat)  # workers need no perfwh installed
+    spark.udf.register("perfwh_printf", cformat.c_printf, StringType())
+
+
+def stop() -> None:
+    """Stop the process's Spark session (tests and short-lived commands call it at the end)."""
+    for spark in _SESSIONS.values():
+        spark.stop()
+    _SESSIONS.clear()
+
+
+# -- translating DuckDB's SQL ------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def macros() -> dict[str, tuple[list[str], object]]:
+    """name -> (parameters, body expression) of every DuckDB macro the schema defines."""
+    import sqlglot
+    from sqlglot import exp
+
+    found = {}
+    for path in sorted(Path(SCHEMA_DIR).glob("*.sql")):
+        for text in _MACRO.findall(_without_comments(path.read_text(encoding="utf-8"))):
+            create = sqlglot.parse_one(text.rstrip(";"), read="duckdb")
+            function = create.this
+            name = function.this.name if isinstance(function.this, exp.Table) else function.name
+            found[name.lower()] = ([p.name for p in function.expressions], create.expression)
+    return found
+
+
+def _without_comments(text: str) -> str:
+    return "\n".join(line.split("--", 1)[0] for line in text.splitlines())
+
+
+def to_spark(sql: str) -> str:
+    """DuckDB SQL (a rule, a view) as Spark SQL: sqlglot's translation plus the fix-ups
+    listed in the module's docstring."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    known = macros()
+
+    def fix(node):
+        if isinstance(node, exp.Anonymous) and node.name.lower() in known:
+            params, body = known[node.name.lower()]
+            if len(params) != len(node.expressions):
+                raise RuleError(f"macro {node.name} takes {len(params)} arguments, "
+                                f"given {len(node.expressions)}")
+            values = dict(zip(params, node.expressions))
+            inlined = body.copy().transform(
+                lambda n: exp.Paren(this=values[n.name].copy())
+                if isinstance(n, exp.Column) and not n.table and n.name in values else n)
+            return exp.Paren(this=inlined.transform(fix))
+        if isinstance(node, exp.Anonymous) and node.name.lower() == "printf":
+            template, *args = node.expressions
+            return exp.Anonymous(this="perfwh_printf", expressions=[
+                template.copy().transform(fix),
+                exp.Struct(expressions=[a.copy().transform(fix) for a in args])])
+        if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
+            node.set("materialized", None)
+        return node
+
+    return tree.transform(fix).sql(dialect="spark")
+
+
+def interface_views() -> dict[str, str]:
+    """The CREATE VIEW statements of the data-quality interface (every dq_ view of the schema:
+    the relations rules read as their batch, and those they join, such as dq_claim_values and
+    dq_predictions), as DuckDB SQL from the schema files that define them, by name, in the
+    order they are defined (a view may read one defined before it)."""
+    views = {}
+    for path in sorted(Path(SCHEMA_DIR).glob("*.sql")):
+        text = _without_comments(path.read_text(encoding="utf-8"))
+        for match in _VIEW.finditer(text):
+            if match.group(1).startswith("dq_"):
+                views[match.group(1)] = match.group(0).rstrip(";")
+    missing = sorted(set(RELATIONS) - set(views))
+    if missing:
+        raise RuleError(f"{SCHEMA_DIR}: no CREATE VIEW for {', '.join(missing)}")
+    return views
+
+
+def current_views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The interface views as the warehouse holds them now: a later stage may have replaced
+    one (the models stage points dq_predictions at model_predictions), so the definitions come
+    from the warehouse's catalog, in the schema's order."""
+    held = dict(run(con, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal "
+                         "AND schema_name = 'main' AND database_name = current_database()"))
+    return {name: held.get(name, create).rstrip(";") for name, create in interface_views().items()}
+
+
+# -- running the rules --------------------------------------------------------------------------
+
+# Interface views Spark caches once registered (computed on first use, kept for every rule,
+# spilled to disk as needed): dq_input, which DuckDB computes once too (`rules.MATERIALISED`),
+# and dq_values, which DuckDB reads through its view cheaply but Spark would otherwise
+# recompute from Parquet for each of its rules.
+CACHED = tuple(dict.fromkeys(MATERIALISED + ("dq_values",)))
+
+
+def register_lake(spark, lake: Path, definitions: dict[str, str] | None = None) -> None:
+    """The interface views over the lake as Spark views: the lake's relations they read, then
+    the views themselves (``definitions``, by default the schema's), those in CACHED cached."""
+    import sqlglot
+    from sqlglot import exp
+
+    views = {name: to_spark(_view_query(create))
+             for name, create in (definitions or interface_views()).items()}
+    relations = read_manifest(lake)["relations"]
+    read = sorted({t.name for sql in views.values()
+                   for t in sqlglot.parse_one(sql, read="spark").find_all(exp.Table)} & set(relations))
+    for name in read:
+        spark_read(spark, lake, name).createOrReplaceTempView(name)
+    for name, query in views.items():
+        spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name} AS {query}")
+    for name in CACHED:
+        spark.catalog.cacheTable(name)
+
+
+def unregister_lake(spark) -> None:
+    for name in CACHED:
+        spark.catalog.uncacheTable(name)
+
+
+def _view_query(create: str) -> str:
+    """The SELECT of a CREATE VIEW statement."""
+    return re.split(r"\bAS\b", create, maxsplit=1, flags=re.IGNORECASE)[1]
+
+
+def rule_frame(spark, rule: Rule):
+    """A Spark DataFrame of the rule's findings, FINDING_COLUMNS then its name and severity.
+    Spark analyses the query here, so a rule it cannot run is reported naming its file."""
+    casts = {"world": "BIGINT", "row_id": "BIGINT", "fact_id": "BIGINT", "source_line": "BIGINT",
+             "related_row_id": "BIGINT"}
+    columns = ", ".join(f"CAST(found.{c} AS {casts.get(c, 'STRING')}) AS {c}" for c in FINDING_COLUMNS)
+    try:
+        query = to_spark(rule.query())
+        # the rule's own suggestion where it returns one (as `rules.store_rule` stores it)
+        suggestion = (f"CAST(found.{SUGGESTION} AS STRING)" if SUGGESTION in spark.sql(query).columns
+                      else "CAST(NULL AS STRING)")
+        return spark.sql(f"SELECT {columns}, '{rule.name}' AS rule, '{rule.severity}' AS severity, "
+                         f"{suggestion} AS {SUGGESTION} FROM ({query}) AS found")
+    except RuleError:
+        raise
+    except Exception as err:  # a Spark AnalysisException, a sqlglot ParseError
+        raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def store_spark_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], lake: Path,
+                         master: str | None = None) -> None:
+    """Every rule run by Spark over ``lake``, the findings stored in FOUND of ``con``: the
+    rules' queries as one Spark job (their union), written as Parquet that DuckDB loads."""
+    from functools import reduce
+
+    spark = session(master)
+    register_lake(spark, lake, current_views(con))
+    create_found(con)
+    try:
+        frames = [rule_frame(spark, rule) for rule in rules]
+        with tempfile.TemporaryDirectory(prefix="perfwh-spark-findings-") as tmp:
+            target = Path(tmp) / "findings"
+            try:
+                reduce(lambda a, b: a.unionByName(b), frames).write.parquet(str(target))
+            except Exception as err:  # which rule failed at run time: each on its own
+                for rule, frame in zip(rules, frames):
+                    try:
+                        frame.limit(1).collect()
+                    except Exception as own:
+                        raise RuleError(f"{rule.path} on Spark: {_first_line(own)}") from None
+                raise RuleError(f"the rules on Spark: {_first_line(err)}") from None
+            if any(target.glob("*.parquet")):
+                run(con, f"INSERT INTO {FOUND} SELECT {', '.join(FINDING_COLUMNS)}, rule, severity, "
+                         f"{SUGGESTION}, NULL FROM read_parquet({sql_literal(str(target / '*.parquet'))})")
+    finally:
+        unregister_lake(spark)

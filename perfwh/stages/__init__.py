@@ -1,0 +1,1 @@
+"""The pipeline's stages, each committed atomically: build, check, add, models."""

@@ -1,0 +1,129 @@
+"""`perfwh add PATH`: file a checked submission - one transaction.
+
+`add` runs `perfwh check` on a scratch copy of the warehouse staged beside it (the same
+function, so what check accepts add accepts) and, when no unwaived error stands, commits
+together: the raw file (data/raw/submissions/), its sources.yml entry (with the waivers and,
+for `--revision-of`, the replaced source marked retired), and the new warehouse - the
+scratch database with its findings, every model table refitted, documented - with its Parquet
+export and lake. Under the writer lock; a killed or failed add changes nothing, and the next writer
+cleans up after it (`perfwh.core.commit`). The notebooks and the site are not rebuilt here:
+`make` rebuilds them (their stamps are older than the warehouse), and `add` says so.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfwh.core.files import remove_database_wal
+from perfwh.quality.rules import finding_id, load_rules, write_findings
+from perfwh.warehouse.schema import document
+from perfwh.warehouse.db import insert_rows, remove_spill, spill_directory
+from perfwh.warehouse.load import waiver_rows
+from perfwh.warehouse.sources import ReportSource, load_manifest, with_entry, with_retired
+
+from .check import CheckResult, SubmissionError, check, format_line
+from .models import fit_warehouse
+from .writing import stage_exports, writing
+
+SUBMISSIONS = "submissions"
+
+
+class AddError(RuntimeError):
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class AddResult:
+    target: Path
+    rows: int
+    waived: int
+    revision_of: str | None
+    notes: list[str]
+
+    def message(self) -> str:
+        text = f"added {self.target} ({self.rows} rows"
+        if self.waived:
+            text += f", {self.waived} waived finding(s)"
+        text += "); sources.yml, the warehouse, its findings and its models updated"
+        if self.revision_of:
+            text += f"; {self.revision_of} is retired (kept in data/raw, no longer in the facts)"
+        return text + ". The notebooks and the site are now stale: run `make` to rebuild them."
+
+
+def _refuse_name(path: Path) -> None:
+    name = path.name
+    if name.startswith("."):
+        raise AddError(f"{path}: a file name starting with '.' is not filed (such names are "
+                       "reserved for perfwh's temporary files); rename it", status=2)
+    if name in ("sources.yml",):
+        raise AddError(f"{path}: that name is the manifest's; rename the file", status=2)
+
+
+def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
+        today: dt.date | None = None, revision_of: str | None = None,
+        wait: bool = True) -> AddResult:
+    path, warehouse, sources_file = Path(path), Path(warehouse), Path(sources_file)
+    _refuse_name(path)
+    today = today or dt.date.today()
+    raw_dir = sources_file.parent
+    target = raw_dir / SUBMISSIONS / path.name
+    with writing(warehouse, "add", wait=wait, also=(raw_dir, raw_dir / SUBMISSIONS)) as transaction:
+        scratch = transaction.stage(warehouse)
+        rules = load_rules()
+        try:
+            result, con = check(path, warehouse=warehouse, sources_file=sources_file, rules=rules,
+                                scratch=scratch, today=today, keep=True, revision_of=revision_of,
+                                fit_all=True)
+        except SubmissionError as err:
+            raise AddError(f"cannot file the submission: {err}", status=err.status) from None
+        try:
+            if target.exists():
+                raise AddError(f"{target} already exists; give the submission a name of its own")
+            _gate(result, waivers, path)
+            manifest_text = Path(sources_file).read_text(encoding="utf-8")
+            entry = _entry(result, waivers)
+            new_text = with_entry(manifest_text, entry)
+            if revision_of:
+                new_text = with_retired(new_text, revision_of, path.name, today.isoformat())
+            staged_manifest = transaction.stage_text(sources_file, new_text)
+            load_manifest(staged_manifest)  # the new manifest must read back
+            insert_rows(con, "raw_waivers", waiver_rows(ReportSource(
+                path.name, result.family, result.source.sha256, entry)))
+            write_findings(con, rules)
+            fit_warehouse(con)
+            document(con)
+            stage_exports(transaction, warehouse).write(con)
+        finally:
+            con.close()
+            remove_spill(spill_directory(scratch))
+        remove_database_wal(scratch)
+        transaction.stage_copy(path, target)
+        transaction.commit()
+    return AddResult(target, result.rows, len(waivers), revision_of, result.notes)
+
+
+def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
+    """Refuse unknown waiver ids and unwaived errors."""
+    ids = {finding_id(f) for f in result.findings}
+    unknown = sorted(set(waivers) - ids)
+    if unknown:
+        raise AddError("no finding has the id " + ", ".join(unknown)
+                       + " (ids are rule@line:metric; see perfwh check --json)", status=2)
+    blocking = [f for f in result.errors if finding_id(f) not in waivers]
+    if blocking:
+        listing = "\n".join(f"  [{finding_id(f)}] {format_line(f)}" for f in blocking)
+        raise AddError(f"refused: {len(blocking)} unwaived error(s) in {path}:\n{listing}\n"
+                       "Correct the submission, or waive each with --waive ID --reason TEXT.")
+
+
+def _entry(result: CheckResult, waivers: dict[str, str]) -> dict:
+    entry = dict(result.source.entry)
+    found = {finding_id(f): f for f in result.findings}
+    if waivers:
+        entry["waivers"] = [{"id": key, "reason": reason, "rule": found[key]["rule"],
+                             "line": found[key]["source_line"], "message": found[key]["message"]}
+                            for key, reason in sorted(waivers.items())]
+    return entry

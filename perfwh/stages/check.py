@@ -1,0 +1,395 @@
+"""`perfwh check PATH`: the build's own stages on a scratch copy, and the submission's findings.
+
+A submission is a CSV in the template (`ingest.submission`) or a report text or PDF of a known
+family; a revised edition of a known report borrows that report's platform and product facts
+from sources.yml. The check copies the warehouse's raw layer into a scratch database, adds the
+submission to it exactly as `perfwh build` loads a filed source (same reader, same raw_ and
+stg_ layers, same views), builds everything above, runs every rule and the typo repair, and
+reports the findings on the submission's own rows. The warehouse is only read.
+
+`perfwh add` runs this same function on a scratch file and, when it accepts the submission,
+commits that very database: what check accepts, add accepts.
+
+The scratch database is a file (in a temporary folder, unless `add` gives one beside the
+warehouse) and lives within a memory limit (`--memory-limit`), spilling to a folder beside
+it; a file, because DuckDB writes a big table's rows into it and needs to hold only the
+indexes (the raw layer's primary keys, which it cannot spill), where an in-memory database
+must keep or spill everything. The findings stay in it (`perfwh.quality.rules.FOUND`): `own_findings` streams
+the submission's findings from there, so a submission of ten million rows, or one with a
+finding on every row, is checked in bounded memory. The rules run in DuckDB, or with
+``engine="spark"`` on Apache Spark over a Parquet lake of the scratch warehouse.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from ingest import families, submission
+from ingest.reader import read_lines
+from ingest.records import ParseError
+from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
+from perfwh.quality.evaluate import evaluate
+from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
+from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, connect_bounded, remove_spill,
+                                 run)
+from perfwh.warehouse.inputs import check_keys
+from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
+                                   create_warehouse)
+from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
+
+from .models import TooManySeries, fit_warehouse
+
+CSV, REPORT = "csv", "report"
+
+
+class SubmissionError(RuntimeError):
+    """The submission could not be read (status 2), or may not be filed as it is (status 1:
+    a duplicate of a filed source)."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
+
+
+class OutOfMemory(SubmissionError):
+    """The check needed more memory than its limit allows even with spilling (status 2)."""
+
+
+@dataclass
+class CheckResult:
+    path: Path
+    source: ReportSource          # as it would be filed (file = the submission's file name)
+    kind: str                     # csv | report
+    rows: int                     # data rows of a CSV, table rows of a report
+    # (rule, severity) -> how many findings on the submission's rows, in rule order
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    # the findings on the submission's rows (collected unless `check` was told not to: then
+    # `own_findings` streams them from the scratch connection)
+    findings: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)          # what the reader assumed
+
+    @property
+    def family(self) -> str:
+        return self.source.family
+
+    @property
+    def errors(self) -> list[dict]:
+        return [f for f in self.findings if f["severity"] == "error"]
+
+    @property
+    def error_count(self) -> int:
+        return sum(n for (_rule, severity), n in self.counts.items() if severity == "error")
+
+    @property
+    def warning_count(self) -> int:
+        return sum(self.counts.values()) - self.error_count
+
+
+def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = SOURCES_FILE,
+          rules: list[Rule] | None = None, repair: bool = True, scratch: Path | None = None,
+          today: dt.date | None = None, keep: bool = False, revision_of: str | None = None,
+          memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
+          spark_master: str | None = None, collect: bool = True, fit_all: bool = False,
+          fit_limit: int | None = CHECK_FIT_LIMIT):
+    """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
+
+    ``revision_of``: a filed source the submission replaces (it is retired in the scratch
+    copy). ``scratch``: the database file to build in (default: one in a temporary folder,
+    removed afterwards). With ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the
+    open scratch connection is returned too, as (result, connection); `checked` does the same
+    with a temporary scratch. ``collect``: fetch the submission's findings into
+    ``result.findings`` (without it, only their counts; `own_findings` streams them).
+    ``engine``: run the rules in DuckDB or on Apache Spark (``spark_master``, default local)
+    over a Parquet lake of the scratch.
+
+    The models are fitted in the scratch copy with the submission's rows, between the rules'
+    two passes, so that the model residual rule holds each submitted cost to its series'
+    prediction. A series pools its residual variance with its own source's series only, so a
+    check fits the submission's series alone; with ``fit_all`` (`perfwh add`) every series is
+    fitted, as the build does, for the model tables it files. Fitting takes about 10 ms a
+    series, so a check fits at most ``fit_limit`` series (None: any number); past it, the model
+    residual rule finds nothing on the submission, and a note says so."""
+    if scratch is None:
+        if keep:
+            raise ValueError("check(keep=True) needs the caller's scratch file; use checked()")
+        with tempfile.TemporaryDirectory(prefix="perfwh-check-") as folder:
+            return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
+                         today, False, revision_of, memory_limit, engine, spark_master, collect, fit_all,
+                         fit_limit)
+    path = Path(path)
+    _require_file(path)
+    if warehouse is not None:
+        _require_warehouse(Path(warehouse))
+    rules = rules if rules is not None else load_rules()
+    today = today or dt.date.today()
+    read = submitted_input(path, sources_file, warehouse, today, revision_of)
+    retiring = [(revision_of, read.source.file, today.isoformat())] if revision_of else []
+    try:
+        con, spill = connect_bounded(Path(scratch), memory_limit)
+    except duckdb.Error as err:
+        raise SubmissionError(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
+    try:
+        try:
+            create_warehouse(con, [read], raw_from=Path(warehouse) if warehouse else None,
+                             retiring=retiring)
+        except ParseError as err:
+            raise SubmissionError(str(err if err.source else err.located(str(path)))) from None
+        except WarehouseError as err:
+            raise SubmissionError(str(err)) from None
+        if revision_of is None:
+            refuse_same_measurements(con, read.source.file)
+        fit_notes: list[str] = []
+        fit = fit_warehouse if fit_all else \
+            (lambda c: _fit_submission(c, read.source.file, fit_limit, fit_notes))
+        con = _evaluate(con, rules, engine, repair, spark_master, fit)
+        result = _result(con, path, read, collect)
+        result.notes.extend(fit_notes)
+    except duckdb.OutOfMemoryException as err:
+        con.close()
+        remove_spill(spill)
+        raise OutOfMemory(f"{path}: the check needs more memory than --memory-limit {memory_limit} "
+                          f"even when it spills to disk ({str(err).splitlines()[0]}); give it "
+                          "more, e.g. --memory-limit 2GB") from None
+    except BaseException:
+        con.close()
+        remove_spill(spill)
+        raise
+    if keep:
+        return result, con
+    con.close()
+    remove_spill(spill)
+    return result
+
+
+@contextlib.contextmanager
+def checked(path: Path, **options):
+    """`check` with its scratch database kept open for the block, to stream the findings from
+    it or query it: yields (result, connection); the scratch (a file in a temporary folder,
+    its spill folder beside it) is closed and removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="perfwh-check-") as folder:
+        result, con = check(path, scratch=Path(folder) / "scratch.duckdb", keep=True, **options)
+        try:
+            yield result, con
+        finally:
+            con.close()
+
+
+def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | None,
+                    notes: list[str]) -> None:
+    """Fit the submission's series in the scratch copy, unless there are more than ``limit``."""
+    try:
+        fit_warehouse(con, [source], max_series=limit)
+    except TooManySeries as err:
+        notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
+                     f"--fit-limit {err.limit} (fitting takes about 10 ms a series; raise the limit "
+                     "to run it)")
+
+
+def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,
+              spark_master: str | None, fit_models) -> duckdb.DuckDBPyConnection:
+    """The rules (and the typo repair) on the scratch warehouse, the models fitted between
+    their two passes; for Spark, over a lake of it written to a temporary folder."""
+    try:
+        if engine != "spark":
+            return evaluate(con, engine, rules, repair=repair, fit_models=fit_models)
+        with tempfile.TemporaryDirectory(prefix="perfwh-check-lake-") as folder:
+            return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
+                            repair=repair, fit_models=fit_models)
+    except RuleError as err:
+        raise SubmissionError(str(err)) from None
+
+
+def _require_file(path: Path) -> None:
+    if path.is_dir():
+        raise SubmissionError(f"{path}: is a directory, not a submission (expected a CSV in "
+                              "the submission template, or a report .txt or .pdf)")
+    if not path.exists():
+        raise SubmissionError(f"{path}: no such file")
+    if not path.is_file():
+        raise SubmissionError(f"{path}: not a regular file")
+
+
+def _require_warehouse(warehouse: Path) -> None:
+    if not warehouse.exists():
+        raise SubmissionError(f"{warehouse}: no warehouse there (--db must name an existing "
+                              "warehouse; run `make` or `perfwh build` to create one)")
+    if warehouse.is_dir():
+        raise SubmissionError(f"{warehouse}: is a directory, not a DuckDB warehouse")
+    with open(warehouse, "rb") as handle:
+        head = handle.read(16)
+    if head[8:12] != b"DUCK":
+        raise SubmissionError(f"{warehouse}: not a DuckDB database (--db must name a warehouse "
+                              "built by `perfwh build`)")
+
+
+def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str]]:
+    """source -> (filing order, sha256) of every source the warehouse holds."""
+    if warehouse is None:
+        return {}
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        return {s: (o, h) for s, o, h in run(con, "SELECT source, filed_order, sha256 FROM raw_reports")}
+    except duckdb.Error as err:
+        raise SubmissionError(f"{warehouse}: not a perfwh warehouse ({str(err).splitlines()[0]})") from None
+    finally:
+        con.close()
+
+
+def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str | None) -> None:
+    """A file already filed - under its name, or the same bytes under another - is refused;
+    a revision must name a filed source."""
+    digest = sha256_of(path)
+    twin = sorted(s for s, (_o, h) in filed.items() if h == digest)
+    if twin:
+        raise SubmissionError(f"{path}: the same bytes as {twin[0]}, which is already filed "
+                              f"(sha256 {digest[:16]}...): nothing new to check or add")
+    if path.name in filed:
+        raise SubmissionError(f"{path}: a source named {path.name} is already filed with other "
+                              "contents; give the submission a name of its own (to replace that "
+                              f"source, rename the file and pass --revision-of {path.name})")
+    if revision_of is not None and revision_of not in filed:
+        raise SubmissionError(f"--revision-of {revision_of}: no filed source has that name "
+                              "(see `perfwh sql \"SELECT source FROM dim_report\"`)")
+
+
+# A measured number, keyed the way the warehouse keys it (vocabulary applied): two sources
+# whose numbers are the same multiset of these hold the same measurements.
+_FACT_KEY = """concat_ws('|', product, product_version, platform, scenario, message_size_bytes,
+                         persistent, concurrency_kind, concurrency, replicas, tshirt, component,
+                         metric, value)"""
+
+
+def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """A submission whose numbers are exactly those of a filed source (same keys, same
+    values, however the file is laid out) is a copy of it: refused, naming it."""
+    twins = run(con, f"""
+        WITH keyed AS (SELECT source, {_FACT_KEY} AS k FROM metric_values),
+             sums AS (SELECT source, count(*) AS n, sum(hash(k)) AS h FROM keyed GROUP BY source)
+        SELECT o.source FROM sums o JOIN sums s ON s.source = ? AND o.source <> s.source
+                                               AND o.n = s.n AND o.h = s.h
+        ORDER BY o.source""", [name])
+    for (other,) in twins:
+        differ = run(con, f"""
+            SELECT count(*) FROM (
+                (SELECT {_FACT_KEY} FROM metric_values WHERE source = ?
+                 EXCEPT ALL SELECT {_FACT_KEY} FROM metric_values WHERE source = ?)
+                UNION ALL
+                (SELECT {_FACT_KEY} FROM metric_values WHERE source = ?
+                 EXCEPT ALL SELECT {_FACT_KEY} FROM metric_values WHERE source = ?))""",
+                     [name, other, other, name])[0][0]
+        if differ == 0:
+            raise SubmissionError(f"{name}: the same measurements (keys and numbers) as {other}, "
+                                  f"which is already filed; to replace {other} by it, pass "
+                                  f"--revision-of {other}", status=1)
+
+
+def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
+                    today: dt.date, revision_of: str | None = None) -> SourceInput:
+    """The submitted file as the build would read it once filed: a CSV for the submission
+    reader, or a report parsed by its family's parser under a borrowed manifest entry."""
+    filed = filed_sources(warehouse)
+    refuse_filed(path, filed, revision_of)
+    order = max((o for o, _h in filed.values()), default=0) + 1
+    if submission.looks_like_submission(path):
+        try:
+            fmt = submission.sniff(path)
+        except ParseError as err:
+            raise SubmissionError(str(err.located(str(path)))) from None
+        source = ReportSource(path.name, submission.FAMILY, sha256_of(path),
+                              csv_entry(path, today), order)
+        return CsvSubmission(source, path, fmt)
+    try:
+        lines = read_lines(path)
+        family = families.detect(lines, str(path))
+        parsed = families.parse(family, lines, str(path))
+    except ParseError as err:
+        raise SubmissionError(str(err.located(str(path)) if err.source is None else err)) from None
+    entry = revision_entry(path, family, today, sources_file)
+    source = ReportSource(path.name, family, sha256_of(path), entry, order)
+    try:
+        check_keys(source, parsed)
+    except SourceError as err:
+        raise SubmissionError(str(err)) from None
+    return LoadedReport(source, parsed, len(lines))
+
+
+def csv_entry(path: Path, today: dt.date) -> dict:
+    """The sources.yml entry of a CSV submission (its rows state their own products and
+    platforms, so it records none)."""
+    return {"file": path.name, "family": submission.FAMILY, "sha256": sha256_of(path),
+            "title": f"Submitted results {path.name}", "edition": None,
+            "published": today.isoformat(), "document_id": None,
+            "document_id_note": "a submission in the CSV template",
+            "origin": "submitted with perfwh add", "retrieved": today.isoformat()}
+
+
+def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) -> dict:
+    """The sources.yml entry of a revised edition of a known report: the platform and product
+    facts are borrowed from the first filed report of the family."""
+    try:
+        known = [s for s in load_manifest(sources_file) if s.family == family]
+    except SourceError as err:
+        raise SubmissionError(str(err)) from None
+    if not known:
+        raise SubmissionError(f"{path}: a {family} report, but sources.yml has no {family} report "
+                              "whose platform and product facts a revision could borrow")
+    base = known[0].entry
+    return {"file": path.name, "family": family, "sha256": sha256_of(path),
+            "title": f"{base['title']} (revised edition)",
+            "edition": f"revision submitted {today.isoformat()}",
+            "published": str(base["published"]), "document_id": base.get("document_id"),
+            "origin": f"submitted with perfwh add; platform and product facts borrowed from "
+                      f"{base['file']}",
+            "retrieved": today.isoformat(), "products": base["products"],
+            "platforms": base["platforms"]}
+
+
+def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
+            collect: bool) -> CheckResult:
+    name = read.source.file
+    if isinstance(read, CsvSubmission):
+        kind = CSV
+        rows = run(con, "SELECT count(DISTINCT source_line) FROM stg_observations WHERE source = ?",
+                   [name])[0][0] + run(con, "SELECT count(DISTINCT line) FROM raw_rejects "
+                                             "WHERE source = ? AND line NOT IN (SELECT source_line "
+                                             "FROM stg_observations WHERE source = ?)", [name, name])[0][0]
+        notes = list(read.format.notes) if read.format else []
+    else:
+        kind = REPORT
+        rows = run(con, "SELECT count(*) FROM dq_input WHERE source = ?", [name])[0][0]
+        notes = []
+    counts = {(rule, severity): n for rule, severity, n in run(
+        con, f"SELECT rule, severity, count(*) FROM {FOUND} WHERE world = 0 AND source = ? "
+             "GROUP BY ALL ORDER BY severity, rule", [name])}
+    result = CheckResult(path, read.source, kind, rows, counts, [], notes)
+    if collect:
+        result.findings = list(own_findings(con, result))
+    return result
+
+
+def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterator[dict]:
+    """The findings on the submission's rows, in order, streamed from the scratch database
+    (each named by the submitted path, as the user gave it)."""
+    for f in stored_findings(con, "world = 0 AND source = ?", [result.source.file]):
+        f["source"] = str(result.path)
+        yield f
+
+
+def format_line(f: dict) -> str:
+    text = f"{f['source']}:{f['source_line']}: {f['severity']} {f['rule']}: {f['message']}"
+    if f.get("suggested_value"):
+        text += f" (suggest {f['suggested_value']})"
+    return text
+
+
+def as_json(f: dict) -> dict:
+    return {"id": finding_id(f), "file": f["source"], "line": f["source_line"],
+            "severity": f["severity"], "rule": f["rule"], "metric": f["metric"],
+            "printed_value": f["printed_value"], "message": f["message"],
+            "suggested_value": f.get("suggested_value")}

@@ -1,0 +1,93 @@
+"""How every stage that writes begins: the writer lock, then recovery from any writer that was
+killed, then a transaction to stage its files in; the exports every writer stages with the
+warehouse; and the copy-and-commit of the later stages (findings, models)."""
+from __future__ import annotations
+
+import contextlib
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from perfwh.core.commit import Transaction, recover
+from perfwh.core.files import remove_database_wal
+from perfwh.core.lock import writer_lock
+from perfwh.core.paths import WAREHOUSE
+from perfwh.warehouse.db import connect_bounded, remove_spill
+from perfwh.warehouse.lake import write_lake
+from perfwh.warehouse.parquet import export_parquet
+from perfwh.warehouse.schema import document
+
+# Beside the warehouse: one Parquet file per relation, and the partitioned lake.
+PARQUET_DIR, LAKE_DIR = "parquet", "lake"
+
+
+class BuildError(RuntimeError):
+    """Any reason a build stopped; the message names the file and line where there is one."""
+
+
+@contextlib.contextmanager
+def writing(warehouse: Path, command: str, *, wait: bool = True, also: tuple[Path, ...] = ()):
+    """Hold the writer lock of ``warehouse``'s folder for the block, finish or clean up what a
+    killed writer left (there and in the folders ``also``), and yield a `Transaction` whose
+    journal lives beside the warehouse. Nothing staged survives the block uncommitted."""
+    folder = Path(warehouse).resolve().parent
+    with writer_lock(folder, command, wait=wait):
+        recover(folder, [folder, *also])
+        with Transaction(folder) as transaction:
+            yield transaction
+
+
+@dataclass(frozen=True)
+class Exports:
+    """The Parquet exports of a warehouse, staged in its writer's transaction: they are
+    committed together with the warehouse file, or not at all."""
+    parquet: Path
+    lake: Path
+
+    def write(self, con: duckdb.DuckDBPyConnection) -> None:
+        export_parquet(con, self.parquet)
+        write_lake(con, self.lake)
+
+
+def stage_exports(transaction: Transaction, warehouse: Path) -> Exports:
+    folder = Path(warehouse).parent
+    return Exports(transaction.stage(folder / PARQUET_DIR), transaction.stage(folder / LAKE_DIR))
+
+
+@dataclass
+class Staged:
+    """A stage's working copy of the warehouse: its path, the open connection (a stage may
+    replace it: Great Expectations closes and reopens it), the transaction it commits with and
+    the exports staged in it (None when the stage writes none)."""
+    path: Path
+    con: duckdb.DuckDBPyConnection
+    transaction: Transaction
+    exports: Exports | None = None
+
+
+@contextlib.contextmanager
+def atomic_update(warehouse: Path = WAREHOUSE, parquet: bool = True, command: str = "models",
+                  wait: bool = True):
+    """Open a copy of the warehouse for a later stage (findings, models) and yield it as
+    `Staged`; commit it over the original, documented and with the refreshed Parquet exports,
+    only if the block succeeds. DuckDB works within its memory limit, spilling beside the copy."""
+    warehouse = Path(warehouse)
+    if not warehouse.is_file():
+        raise BuildError(f"{warehouse}: no warehouse yet; run `perfwh build` (or `make`) first")
+    with writing(warehouse, command, wait=wait) as transaction:
+        path = transaction.stage(warehouse)
+        shutil.copyfile(warehouse, path)
+        con, spill = connect_bounded(path)
+        staged = Staged(path, con, transaction, stage_exports(transaction, warehouse) if parquet else None)
+        try:
+            yield staged
+            document(staged.con)
+            if staged.exports:
+                staged.exports.write(staged.con)
+        finally:
+            staged.con.close()
+            remove_spill(spill)
+        remove_database_wal(path)
+        transaction.commit()

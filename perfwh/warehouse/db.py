@@ -1,0 +1,105 @@
+"""Talking to DuckDB: the few helpers every stage uses on an open connection."""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import duckdb
+
+# What DuckDB may hold in memory while a stage builds a warehouse and runs the rules on it
+# (`perfwh build`, `check`, `add`, `findings`); beyond it, sorts, joins, windows and temporary
+# tables spill to a folder beside the database. With Python and the libraries, a process
+# stays under about twice this.
+BUILD_MEMORY_LIMIT = "512MB"
+
+# How many of a submission's series `perfwh check` fits for the model residual rule by default:
+# fitting takes about 10 ms a series, so this bounds it to seconds (a report has 20 to 80
+# series, the five reports 209 together); `perfwh add` fits every series whatever the number.
+CHECK_FIT_LIMIT = 2000
+
+
+def spill_directory(database: Path | None) -> Path:
+    """Where DuckDB spills for ``database``: beside the file (NAME.spill, so that a staged
+    .NAME.tmp-PID's spill is a staged leftover too), or a new folder under the system's
+    temporary directory for an in-memory database. DuckDB creates it when it first spills
+    and removes it on close; `remove_spill` removes what a failed run left."""
+    if database is not None:
+        return Path(f"{database}.spill")
+    return Path(tempfile.gettempdir()) / f"perfwh-{os.getpid()}-{os.urandom(4).hex()}.spill"
+
+
+def connect_bounded(database: Path | None, memory_limit: str = BUILD_MEMORY_LIMIT
+                    ) -> tuple[duckdb.DuckDBPyConnection, Path]:
+    """A read-write connection to ``database`` (None: in memory) whose memory DuckDB keeps
+    under ``memory_limit``, spilling to `spill_directory`. Returns (connection, spill folder)."""
+    spill = spill_directory(database)
+    con = duckdb.connect(str(database) if database is not None else ":memory:",
+                         config={"memory_limit": memory_limit, "temp_directory": str(spill)})
+    return con, spill
+
+
+@contextlib.contextmanager
+def single_threaded(con: duckdb.DuckDBPyConnection):
+    """DuckDB on one thread for the block (then as many as before): rows written in the order
+    they are read, and one thread's working memory instead of one per thread."""
+    threads = run(con, "SELECT current_setting('threads')")[0][0]
+    run(con, "SET threads = 1")
+    try:
+        yield
+    finally:
+        run(con, f"SET threads = {int(threads)}")
+
+
+def remove_spill(spill: Path) -> None:
+    """The spill folder of a closed connection, if anything is left of it."""
+    shutil.rmtree(spill, ignore_errors=True)
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[tuple]:
+    """Execute and fetch to the end: DuckDB 2.0 refuses new work on a connection while a
+    result of execute() is still pending, even for statements that return nothing."""
+    result = con.execute(sql, params) if params is not None else con.execute(sql)
+    return result.fetchall()
+
+
+def run_sql_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    run(con, Path(path).read_text(encoding="utf-8"))
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> None:
+    """Insert dicts into ``table`` by column name (missing keys are NULL), through Arrow."""
+    if not rows:
+        return
+    import pyarrow as pa
+
+    columns = [c[0] for c in run(con, f"DESCRIBE {table}")]
+    data = pa.Table.from_pydict({c: [row.get(c) for row in rows] for c in columns})
+    con.register("_rows", data)
+    try:
+        run(con, f"INSERT INTO {table} SELECT {', '.join(columns)} FROM _rows")
+    finally:
+        con.unregister("_rows")
+
+
+def sql_literal(text: str) -> str:
+    """A SQL string literal, for the few statements that take no parameters (COPY, ATTACH,
+    COMMENT ON)."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def has_relation(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(run(con, "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? "
+                         "AND database_name = current_database()", [name])[0][0]
+                or run(con, "SELECT count(*) FROM duckdb_views() WHERE view_name = ? "
+                            "AND database_name = current_database()", [name])[0][0])
+
+
+def create_table(con: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str],
+                 rows: list[dict]) -> None:
+    """(Re)create ``table`` with the given column types and fill it with ``rows``."""
+    run(con, f"DROP TABLE IF EXISTS {table}")
+    run(con, f"CREATE TABLE {table} ({', '.join(f'{c} {t}' for c, t in columns.items())})")
+    insert_rows(con, table, rows)

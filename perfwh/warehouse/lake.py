@@ -1,0 +1,203 @@
+"""The Parquet lake: the curated layer as a partitioned dataset any engine reads as it is.
+
+Layout, under data/curated/lake/ (written, staged and committed with the warehouse by every
+writer - `perfwh.stages.writing.stage_exports` - next to the flat export):
+
+    manifest.json
+    <relation>/family=<family>/source=<source>/data_0.parquet   a relation tied to reports
+    <relation>/data_0.parquet                                   one that is not (dimensions
+                                                                shared by reports, models'
+                                                                accuracy, reference tables)
+
+Every table of the warehouse and the contract views (`parquet.exported_relations`) is a
+relation of the lake. A relation is partitioned Hive-style by report family and source when
+each of its rows belongs to one source: through a ``source`` column, a ``source_file``
+column (the facts) or a ``report_id`` (report dimensions); ``family`` and ``source`` are
+then the partition columns, read back from the folder names as text. Partition values are
+escaped as Hive and Spark escape them (a few ASCII characters as %XX, everything else as
+it is), which DuckDB, Polars and Spark all read back.
+
+``manifest.json`` lists each relation's columns and types (its own, without added partition
+columns), its files with their partition values, row counts and sha256 checksums. The lake is
+byte-deterministic: rows are written sorted, one thread per relation, and the manifest holds
+no time stamps, so the same warehouse gives the same bytes.
+
+Reading it: `duckdb_scan`, `polars_scan`, `spark_read` (and the README's examples).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from .db import run, single_threaded, sql_literal
+from .parquet import exported_relations
+
+MANIFEST = "manifest.json"
+PARTITIONS = ("family", "source")
+FORMAT = "perfwh lake 1"
+# Characters Hive (and Spark, `ExternalCatalogUtils.escapePathName`) escape in a partition
+# value; everything else, UTF-8 included, stays as it is.
+_HIVE_ESCAPED = set('"#%\'*/:=?\\{[]^\x7f') | {chr(c) for c in range(1, 32)}
+_DUCKDB_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+class LakeError(RuntimeError):
+    """A relation that cannot be written as the lake promises (a row without its source)."""
+
+
+def hive_escape(value: str) -> str:
+    return "".join(f"%{ord(c):02X}" if c in _HIVE_ESCAPED else c for c in value)
+
+
+def write_lake(con: duckdb.DuckDBPyConnection, directory: Path) -> dict:
+    """Write every exported relation of the warehouse open in ``con`` into ``directory`` (a new
+    or staged folder; what was there is replaced) and its manifest. Returns the manifest."""
+    directory = Path(directory)
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    with single_threaded(con):  # rows land in each file in sorted order
+        relations = {name: _write_relation(con, name, directory / name)
+                     for name in exported_relations(con)}
+    manifest = {"format": FORMAT, "partitioning": list(PARTITIONS),
+                "partition_values": "text, Hive-style folder names (family=F/source=S), "
+                                    "percent-escaped as Hive and Spark escape them",
+                "relations": relations}
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True,
+                                                 ensure_ascii=False) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _columns(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[str, str]]:
+    return [(c, t) for c, t, *_rest in run(con, f"DESCRIBE {name}")]
+
+
+def _partitioned_rows(name: str, columns: list[str]) -> str | None:
+    """SQL giving the relation's rows with ``family`` and ``source`` when each row belongs to
+    one source (see the module's docstring), else None."""
+    own = ", ".join(f"t.{c}" for c in columns)
+    if "source" in columns:
+        family = "t.family" if "family" in columns else "r.family"
+        return (f"SELECT {own}, {family} AS __family, t.source AS __source FROM {name} t "
+                "LEFT JOIN dim_report r ON r.source = t.source")
+    if "source_file" in columns:
+        return (f"SELECT {own}, r.family AS __family, t.source_file AS __source FROM {name} t "
+                "LEFT JOIN dim_report r ON r.source = t.source_file")
+    if "report_id" in columns:
+        return (f"SELECT {own}, r.family AS __family, r.source AS __source FROM {name} t "
+                "LEFT JOIN dim_report r ON r.report_id = t.report_id")
+    return None
+
+
+def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path) -> dict:
+    columns = _columns(con, name)
+    own = [c for c, _t in columns if c not in PARTITIONS]
+    rows = _partitioned_rows(name, [c for c, _t in columns])
+    folder.mkdir(parents=True)
+    if rows is None:
+        target = sql_literal(str(folder / "data_0.parquet"))
+        run(con, f"COPY (SELECT * FROM {name} ORDER BY ALL) TO {target} (FORMAT parquet)")
+    else:
+        orphans = run(con, f"SELECT count(*) FROM ({rows}) WHERE __family IS NULL OR __source IS NULL")[0][0]
+        if orphans:
+            raise LakeError(f"{name}: {orphans} rows belong to no report (no source, or a source "
+                            "not in dim_report), so they have no partition in the lake")
+        # The partition columns come last and are not stored in the files (Hive style): a
+        # relation with its own family or source column gets them back from the folder names.
+        select = ", ".join(own) + ", __family AS family, __source AS source"
+        if run(con, f"SELECT count(*) FROM {name}")[0][0]:
+            run(con, f"COPY (SELECT {select} FROM ({rows}) ORDER BY ALL) TO "
+                     f"{sql_literal(str(folder))} (FORMAT parquet, PARTITION_BY (family, source))")
+            _hive_names(folder)
+        else:  # no partition to hold it: one empty file with every column, partitions included
+            target = sql_literal(str(folder / "data_0.parquet"))
+            run(con, f"COPY (SELECT {select} FROM ({rows})) TO {target} (FORMAT parquet)")
+    return {"columns": [{"name": c, "type": t} for c, t in columns],
+            "partitioned": rows is not None,
+            "rows": run(con, f"SELECT count(*) FROM {name}")[0][0],
+            "files": _files(con, folder)}
+
+
+def _hive_names(folder: Path) -> None:
+    """DuckDB percent-escapes every byte outside a small set in the partition folders it
+    writes (é as %C3%A9), which Spark would read back byte by byte as two characters: rename
+    each folder to Hive's escaping (`hive_escape`), which all three readers decode alike."""
+    for level in (f"{p}=" for p in PARTITIONS):
+        for path in sorted(folder.rglob(f"{level}*"), key=lambda p: -len(p.parts)):
+            raw = path.name[len(level):]
+            value = _DUCKDB_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), raw)
+            value = value.encode("latin-1").decode("utf-8")  # the escaped bytes were UTF-8
+            wanted = path.with_name(level + hive_escape(value))
+            if wanted != path:
+                os.rename(path, wanted)
+
+
+def _files(con: duckdb.DuckDBPyConnection, folder: Path) -> list[dict]:
+    lake = folder.parent
+    files = []
+    for path in sorted(folder.rglob("*.parquet")):
+        entry = {"path": path.relative_to(lake).as_posix(),
+                 "rows": run(con, "SELECT sum(num_rows) FROM parquet_file_metadata(?)",
+                             [str(path)])[0][0],
+                 "bytes": path.stat().st_size,
+                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        for part in path.relative_to(folder).parts[:-1]:
+            key, _eq, value = part.partition("=")
+            entry[key] = _unescape(value)
+        files.append(entry)
+    return files
+
+
+def _unescape(value: str) -> str:
+    return _DUCKDB_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), value)
+
+
+def read_manifest(directory: Path) -> dict:
+    path = Path(directory) / MANIFEST
+    if not path.is_file():
+        raise LakeError(f"{directory}: no lake there ({MANIFEST} missing); `perfwh build` writes "
+                        "it under data/curated/lake")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# -- reading it -------------------------------------------------------------------------------
+
+def _in_folders(directory: Path, relation: str) -> bool:
+    """Whether the relation's files lie in family=/source= folders (a partitioned relation
+    with rows; an empty one is a single file with its partition columns inside)."""
+    return any("family" in f for f in read_manifest(directory)["relations"][relation]["files"])
+
+
+def duckdb_scan(directory: Path, relation: str) -> str:
+    """DuckDB SQL reading one relation of the lake (partition columns as text)."""
+    pattern = sql_literal(str(Path(directory) / relation / "**" / "*.parquet"))
+    if not _in_folders(directory, relation):
+        return f"read_parquet({pattern})"
+    return (f"read_parquet({pattern}, hive_partitioning = true, "
+            "hive_types = {'family': VARCHAR, 'source': VARCHAR})")
+
+
+def polars_scan(directory: Path, relation: str):
+    """A Polars LazyFrame of one relation of the lake (partition columns as text)."""
+    import polars as pl
+
+    folders = _in_folders(directory, relation)
+    return pl.scan_parquet(str(Path(directory) / relation / "**" / "*.parquet"),
+                           hive_partitioning=folders,
+                           hive_schema={"family": pl.String, "source": pl.String} if folders else None)
+
+
+def spark_read(spark, directory: Path, relation: str):
+    """A Spark DataFrame of one relation of the lake, with the relation's own columns in the
+    warehouse's order (partition columns a relation does not have are left out). The session
+    must read partition values as text (`spark.sql.sources.partitionColumnTypeInference.enabled`
+    false, as `perfwh.quality.spark` sets it)."""
+    columns = [c["name"] for c in read_manifest(directory)["relations"][relation]["columns"]]
+    frame = spark.read.parquet(str(Path(directory) / relation))
+    return frame.select(*[f"`{c}`" for c in columns])

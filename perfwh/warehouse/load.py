@@ -1,0 +1,283 @@
+"""Loading the raw layer - parsed reports and CSV submissions alike - and the warehouse built
+on it.
+
+A report arrives parsed (`LoadedReport`, from its family's parser); a CSV submission arrives
+as a file (`CsvSubmission`) that the submission reader stages with DuckDB. Both land in the
+same raw_ tables, and everything above them (schema/10_stg onwards) is the same for both.
+Nothing here parses and nothing here decides file names or atomic replacement (that is
+`perfwh.stages`): functions take an open connection.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Union
+
+import duckdb
+
+from ingest import submission
+from ingest.records import ParsedReport
+from ingest.units import METRICS, UNITS
+from ingest.vocabulary import CONCURRENCY_KINDS
+
+from .db import insert_rows, run, sql_literal
+from .schema import apply_model_stage, apply_raw_stage
+from .sources import ReportSource
+
+
+@dataclass
+class LoadedReport:
+    """A report parsed by its family's parser."""
+    source: ReportSource
+    parsed: ParsedReport
+    line_count: int
+
+
+@dataclass
+class RetiredSource:
+    """A source replaced by a revision: recorded in raw_reports, its numbers not loaded."""
+    source: ReportSource
+
+
+@dataclass
+class CsvSubmission:
+    """A CSV in the submission template, read by `ingest.submission` when it is loaded."""
+    source: ReportSource
+    path: Path
+    format: submission.CsvFormat | None = None
+
+
+SourceInput = Union[LoadedReport, CsvSubmission, RetiredSource]
+# The raw layer's tables, in load order (schema/00_raw.sql creates them).
+RAW_TABLES = ("raw_reports", "raw_products", "raw_platforms", "raw_tables", "raw_scenarios",
+              "raw_tshirts", "raw_observations", "raw_claims", "raw_header_variants", "raw_rejects",
+              "raw_waivers")
+
+
+class WarehouseError(RuntimeError):
+    """The loaded data does not hold together (a fact lost in a join, a key missing)."""
+
+
+def _q(q):  # a Quantity's three parts, or three NULLs
+    return (q.printed, q.number, q.unit) if q is not None else (None, None, None)
+
+
+def load_reference(con: duckdb.DuckDBPyConnection) -> None:
+    """The reference tables: units, metrics and the vocabulary, from their one definition."""
+    insert_rows(con, "ref_units", [
+        {"quantity": kind, "token": token, "unit": unit, "factor": factor}
+        for kind, tokens in UNITS.items() for token, (unit, factor) in tokens.items()])
+    insert_rows(con, "ref_metrics", [
+        {"metric": metric, "quantity": kind, "unit": next(iter(UNITS[kind].values()))[0],
+         "description": description}
+        for metric, (kind, description) in METRICS.items()])
+    insert_rows(con, "ref_concurrency_kinds", [
+        {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
+         "cpu_limit": k.cpu_limit} for k in CONCURRENCY_KINDS.values()])
+
+
+def load_inputs(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput]) -> None:
+    """Insert every source into the raw_ tables, in a deterministic order: the reports'
+    parsed records, then each CSV submission through the submission reader."""
+    reports = [i for i in inputs if isinstance(i, LoadedReport)]
+    rows: dict[str, list[dict]] = {name: [] for name in RAW_TABLES}
+    for loaded in sorted(reports, key=lambda r: r.source.file):
+        _collect(loaded, rows)
+    for retired in sorted((i for i in inputs if isinstance(i, RetiredSource)),
+                          key=lambda i: i.source.file):
+        rows["raw_reports"].append(_report_row(retired.source, None))
+    for read in sorted(inputs, key=lambda i: i.source.file):
+        rows["raw_waivers"].extend(waiver_rows(read.source))
+    for table, table_rows in rows.items():
+        insert_rows(con, table, table_rows)
+    for csv_input in sorted((i for i in inputs if isinstance(i, CsvSubmission)),
+                            key=lambda i: i.source.file):
+        load_csv(con, csv_input)
+
+
+def load_csv(con: duckdb.DuckDBPyConnection, csv_input: CsvSubmission) -> submission.Staged:
+    """A CSV submission into the raw_ tables (its rows, and its rejected cells)."""
+    source = csv_input.source
+    staged = submission.stage(con, csv_input.path, source.file, csv_input.format)
+    try:
+        insert_rows(con, "raw_reports", [_report_row(source, staged.format.line_count)])
+        for table, relation in staged.RELATIONS.items():
+            _insert_in_chunks(con, table, relation)
+    finally:
+        submission.drop_staged(con)
+    return staged
+
+
+# Rows per INSERT into a raw table. Each statement is its own transaction, and DuckDB holds a
+# transaction's new primary-key entries in memory until it commits (an index cannot spill):
+# thirty million observations in one statement need more than a 512MB memory limit allows.
+INSERT_CHUNK = 2_000_000
+
+
+def _insert_in_chunks(con: duckdb.DuckDBPyConnection, table: str, relation: str) -> None:
+    """INSERT INTO table SELECT * FROM relation, a chunk of rows at a time, in the relation's
+    order (so the rows land as one statement would put them)."""
+    rows = run(con, f"SELECT count(*) FROM {relation}")[0][0]
+    for start in range(0, max(rows, 1), INSERT_CHUNK):
+        run(con, f"INSERT INTO {table} BY NAME SELECT * FROM {relation} "
+                 f"WHERE rowid >= {start} AND rowid < {start + INSERT_CHUNK}")
+
+
+def copy_raw_layer(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
+    """The raw layer of an existing warehouse, copied into ``con`` (whose raw stage exists):
+    the starting point of a check, which adds a submission and builds the rest."""
+    run(con, f"ATTACH {sql_literal(str(warehouse))} AS source_warehouse (READ_ONLY)")
+    try:
+        for table in RAW_TABLES:
+            run(con, f"INSERT INTO {table} BY NAME SELECT * FROM source_warehouse.{table}")
+    except duckdb.OutOfMemoryException:
+        raise  # not a schema mismatch: the caller reports its memory limit
+    except duckdb.Error as err:
+        raise WarehouseError(f"{warehouse}: its raw layer does not match this perfwh's schema "
+                             f"({str(err).splitlines()[0]}); rebuild it with `perfwh build`") from None
+    finally:
+        run(con, "DETACH source_warehouse")
+
+
+def waiver_rows(source: ReportSource) -> list[dict]:
+    """The findings accepted when the source was filed, as its sources.yml entry lists them."""
+    return [{"source": source.file, "finding_key": w["id"], "reason": w["reason"]}
+            for w in source.entry.get("waivers") or []]
+
+
+def retire(con: duckdb.DuckDBPyConnection, file: str, by: str, on: str) -> None:
+    """Take a filed source's numbers out of the raw layer, keeping its raw_reports row with
+    the source that replaced it."""
+    for table in RAW_TABLES:
+        if table != "raw_reports":
+            run(con, f"DELETE FROM {table} WHERE source = ?", [file])
+    run(con, "UPDATE raw_reports SET retired_by = ?, retired_on = ?, line_count = NULL "
+             "WHERE source = ?", [by, on, file])
+
+
+def _report_row(source: ReportSource, line_count: int | None) -> dict:
+    entry = source.entry
+    retired = entry.get("retired") or {}
+    return {
+        "source": source.file, "family": source.family, "filed_order": source.filed_order,
+        "title": entry["title"],
+        "edition": entry.get("edition"), "published": str(entry["published"]),
+        "published_note": entry.get("published_note"), "document_id": entry.get("document_id"),
+        "document_id_note": entry.get("document_id_note"), "origin": entry["origin"],
+        "retrieved": str(entry["retrieved"]), "sha256": source.sha256, "line_count": line_count,
+        "retired_by": retired.get("by"), "retired_on": str(retired["on"]) if retired.get("on") else None}
+
+
+def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
+    src, parsed = loaded.source.file, loaded.parsed
+    rows["raw_reports"].append(_report_row(loaded.source, loaded.line_count))
+    for key, product in loaded.source.products.items():
+        rows["raw_products"].append({
+            "source": src, "product_key": key, "name": product["name"], "short": product["short"],
+            "version": str(product["version"]), "fix_pack": product.get("fix_pack")})
+    for key, platform in loaded.source.platforms.items():
+        note = " ".join(str(v) for k, v in platform.items() if k.endswith("_note")) or None
+        rows["raw_platforms"].append({
+            "source": src, "platform_key": key, "label": platform["label"], "os": platform["os"],
+            "hardware": platform["hardware"], "cpu_model": platform["cpu_model"],
+            "cores": platform["cores"], "deployment": platform["deployment"],
+            "memory": platform.get("memory"), "note": note})
+    for table in parsed.tables:
+        rows["raw_tables"].append({
+            "source": src, "table_key": table.table_key, "title": table.title, "kind": table.kind,
+            "heading_line": table.heading_line, "page": table.page, "note": table.note})
+    for scenario in parsed.scenarios:
+        rows["raw_scenarios"].append({"source": src, **scenario.__dict__})
+    for tshirt in parsed.tshirts:
+        rows["raw_tshirts"].append({"source": src, "name": tshirt.name, "cpu_cores": tshirt.cpu_cores,
+                                    "memory_mib": tshirt.memory_mib, "line": tshirt.line})
+    for seq, o in enumerate(parsed.observations, 1):
+        size_printed, size_number, size_unit = _q(o.message_size)
+        conc_printed, conc_number, _ = _q(o.concurrency)
+        rows["raw_observations"].append({
+            "source": src, "seq": seq, "table_key": o.table_key, "row_line": o.row_line,
+            "page": o.page, "product_key": o.product, "platform_key": o.platform,
+            "scenario": o.scenario, "metric": o.metric, "printed_value": o.value.printed,
+            "number": o.value.number, "unit": o.value.unit, "size_printed": size_printed,
+            "size_number": size_number, "size_unit": size_unit, "persistent": o.persistent,
+            "concurrency_kind": o.concurrency_kind, "concurrency_printed": conc_printed,
+            "concurrency_number": conc_number, "replicas": o.replicas, "tshirt": o.tshirt,
+            "component": o.component, "observed_at": o.observed_at})
+    for seq, c in enumerate(parsed.claims, 1):
+        size_printed, size_number, size_unit = _q(c.message_size)
+        printed, number, unit = _q(c.value)
+        rows["raw_claims"].append({
+            "source": src, "seq": seq, "line": c.line, "page": c.page, "claim_text": c.text,
+            "claim_kind": c.kind, "product_key": c.product, "platform_key": c.platform,
+            "scenario": c.scenario, "metric": c.metric, "comparison": c.comparison,
+            "compared": c.compared, "quantifier": c.quantifier, "scope": c.scope,
+            "printed_value": printed if c.value is not None else c.phrase,
+            "number": number, "unit": unit, "size_printed": size_printed,
+            "size_number": size_number, "size_unit": size_unit, "persistent": c.persistent,
+            "concurrency_kind": c.concurrency_kind,
+            "concurrency_number": c.concurrency.number if c.concurrency else None,
+            "relative_scenario": c.relative_scenario,
+            "relative_concurrency": c.relative_concurrency.number if c.relative_concurrency else None,
+            "relative_persistent": c.relative_persistent,
+            "relative_concurrency_kind": c.relative_concurrency_kind,
+            "stated_date": c.stated_date})
+    for line, printed, canonical in parsed.header_variants:
+        rows["raw_header_variants"].append({"source": src, "line": line, "printed": printed,
+                                            "canonical": canonical})
+
+
+def check_integrity(con: duckdb.DuckDBPyConnection) -> None:
+    """Every raw number must become exactly one fact: a lost join is an error, not a gap."""
+    lost = run(con, """
+        SELECT o.source, o.row_line, o.metric, o.printed_value, o.product_key, o.platform_key,
+               o.scenario, o.table_key
+        FROM raw_observations o
+        ANTI JOIN fact_metric_value f ON f.source_file = o.source AND f.source_line = o.row_line
+                                     AND f.metric = o.metric AND f.printed_value = o.printed_value
+        ORDER BY o.source, o.seq LIMIT 5""")
+    raw, facts = run(con, "SELECT (SELECT count(*) FROM raw_observations), "
+                          "(SELECT count(*) FROM fact_metric_value)")[0]
+    if lost or raw != facts:
+        detail = "; ".join(f"{s}:{line} {metric}={value!r} (product {p}, platform {pl}, "
+                           f"scenario {sc!r}, table {t!r})"
+                           for s, line, metric, value, p, pl, sc, t in lost)
+        raise WarehouseError(f"{raw} values parsed but {facts} facts built; a product, platform, "
+                             f"scenario or table key has no dimension row. First lost: {detail}")
+    unknown = run(con, """
+        SELECT DISTINCT o.source, o.concurrency_kind FROM raw_observations o
+        ANTI JOIN ref_concurrency_kinds k USING (concurrency_kind)
+        WHERE o.concurrency_kind IS NOT NULL ORDER BY ALL LIMIT 5""")
+    if unknown:
+        raise WarehouseError("concurrency kinds not in the vocabulary (ingest/vocabulary.py): "
+                             + "; ".join(f"{s}: {k!r}" for s, k in unknown))
+    claims_raw, claims = run(con, "SELECT (SELECT count(*) FROM raw_claims), "
+                                  "(SELECT count(*) FROM fact_claim)")[0]
+    if claims_raw != claims:
+        raise WarehouseError(f"{claims_raw} claims parsed but {claims} loaded")
+    # A claim's number goes through the unit table like a cell's: a unit it does not know
+    # would leave the value empty (stg_claims joins it outside, claims without a number have none).
+    unread = run(con, """
+        SELECT c.source, c.line, c.printed_value, c.unit FROM raw_claims c
+        JOIN fact_claim f ON f.source_file = c.source AND f.source_line = c.line
+                         AND f.printed_value = c.printed_value
+        WHERE c.number IS NOT NULL AND f.value IS NULL ORDER BY ALL LIMIT 5""")
+    if unread:
+        raise WarehouseError("claims whose number could not be converted (unknown unit): "
+                             + "; ".join(f"{s}:{line} {p!r} unit {u!r}" for s, line, p, u in unread))
+
+
+def create_warehouse(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
+                     raw_from: Path | None = None,
+                     retiring: list[tuple[str, str, str]] = ()) -> None:
+    """Schema, reference tables, raw rows (those of the warehouse ``raw_from``, if given, less
+    the sources ``retiring`` - (file, replaced by, date) - then ``inputs``), then the
+    dimensional model on top."""
+    apply_raw_stage(con)
+    load_reference(con)
+    if raw_from is not None:
+        copy_raw_layer(con, raw_from)
+    for file, by, on in retiring:
+        retire(con, file, by, on)
+    load_inputs(con, inputs)
+    apply_model_stage(con)
+    check_integrity(con)

@@ -1,0 +1,187 @@
+"""`perfwh sql`: read-only queries for analysts, printed as a table, CSV or JSON."""
+from __future__ import annotations
+
+import csv
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from perfwh.core.values import dumps
+
+
+class QueryError(RuntimeError):
+    pass
+
+
+DEFAULT_MEMORY_LIMIT = "1GB"
+# What the process needs besides the query's own memory (Python, DuckDB, the result).
+PROCESS_HEADROOM = 768 * 1024 ** 2
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$", re.IGNORECASE)
+_UNIT = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
+         "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
+
+
+def memory_bytes(text: str) -> int:
+    """'1GB', '500MB', '2GiB' in bytes (DuckDB's spelling of sizes)."""
+    match = _SIZE.match(text)
+    if not match:
+        raise QueryError(f"{text!r} is not a memory size (expected e.g. 500MB, 1GB, 2GiB)")
+    return int(float(match.group(1)) * _UNIT[(match.group(2) or "B").upper()])
+
+
+def cap_process_memory(limit: str) -> None:
+    """Bound the whole process, not only DuckDB's buffer manager (a single huge value, or
+    the result handed to Python, is allocated outside it): past the cap an allocation fails
+    and DuckDB reports an out-of-memory error instead of the machine swapping."""
+    import resource
+
+    cap = memory_bytes(limit) + PROCESS_HEADROOM
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+
+
+class QueryTimeout(QueryError):
+    pass
+
+
+def connect_read_only(path: Path, memory_limit: str = DEFAULT_MEMORY_LIMIT) -> duckdb.DuckDBPyConnection:
+    """The warehouse opened read-only, with no access to other files: a query can read
+    the warehouse and nothing else, and cannot write anywhere (no COPY TO, no ATTACH); and
+    it may use at most ``memory_limit`` of memory."""
+    if not Path(path).is_file():
+        raise QueryError(f"{path}: no warehouse yet; run `make` (or `perfwh build`) first")
+    try:
+        return duckdb.connect(str(path), read_only=True,
+                              config={"enable_external_access": False, "memory_limit": memory_limit,
+                                      "lock_configuration": True})
+    except duckdb.Error as err:
+        raise QueryError(f"{path}: cannot open the warehouse: {str(err).splitlines()[0]}") from None
+
+
+@dataclass
+class QueryResult:
+    columns: list[str]
+    types: list[str]
+    rows: list[tuple]   # as DuckDB renders each value (text) or as Python values (for JSON)
+
+
+def query(path: Path, sql: str, params: list | None = None, timeout: float | None = None,
+          memory_limit: str = DEFAULT_MEMORY_LIMIT, rendered: bool = True) -> QueryResult:
+    """Run one read-only query. ``rendered``: every value as DuckDB renders it (CAST AS
+    VARCHAR: numbers, dates and lists exactly as the DuckDB shell shows them); otherwise
+    Python values. It runs in a worker thread so that Ctrl-C (KeyboardInterrupt) and
+    ``timeout`` stop it at once (DuckDB is asked to interrupt) instead of when it ends."""
+    if not sql.strip():
+        raise QueryError("the query is empty")
+    con = connect_read_only(path, memory_limit)
+    outcome: dict = {}
+    # Completion is an Event, not Thread.join: a KeyboardInterrupt raised inside join() can
+    # leave the Thread saying it has ended while it still runs.
+    finished = threading.Event()
+
+    def work():
+        try:
+            relation = con.sql(sql, params=params)
+            if relation is None:  # a statement without a result
+                outcome["result"] = QueryResult([], [], [])
+                return
+            columns, types = list(relation.columns), [str(t) for t in relation.types]
+            if rendered and columns:
+                relation = relation.project("CAST(COLUMNS(*) AS VARCHAR)")
+            outcome["result"] = QueryResult(columns, types, relation.fetchall())
+        except BaseException as err:  # handed to the main thread
+            outcome["error"] = err
+        finally:
+            finished.set()
+
+    threading.Thread(target=work, name="perfwh-sql", daemon=True).start()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        while not finished.wait(0.05):
+            if deadline is not None and time.monotonic() > deadline:
+                con.interrupt()
+                finished.wait()
+                raise QueryTimeout(f"the query ran longer than {timeout:g} s and was stopped "
+                                   "(--timeout)")
+    except KeyboardInterrupt:
+        con.interrupt()
+        finished.wait()
+        raise
+    finally:
+        if finished.is_set():
+            con.close()
+    error = outcome.get("error")
+    if isinstance(error, duckdb.OutOfMemoryException):
+        first = str(error).strip().splitlines()[0]
+        raise QueryError(f"{first} (the limit is {memory_limit}: raise it with --memory-limit)") from None
+    if isinstance(error, duckdb.Error):
+        raise QueryError(str(error).strip()) from None
+    if error is not None:
+        raise error
+    return outcome["result"]
+
+
+NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                 "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE", "DECIMAL")
+
+
+def write_table(result: QueryResult, out=sys.stdout) -> None:
+    cells = [["NULL" if v is None else v for v in row] for row in result.rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(result.columns)]
+    numeric = [t.startswith(NUMERIC_TYPES) for t in result.types]
+
+    def line(values):
+        return " | ".join(v.rjust(w) if numeric[i] else v.ljust(w)
+                          for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+
+    out.write(line(result.columns) + "\n")
+    out.write("-+-".join("-" * w for w in widths) + "\n")
+    for row in cells:
+        out.write(line(row) + "\n")
+    count = len(result.rows)
+    out.write(f"({count} row{'s' if count != 1 else ''})\n")
+
+
+def write_csv(result: QueryResult, out=sys.stdout) -> None:
+    """CSV with DuckDB's rendering of each value (NULL as an empty cell)."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(result.columns)
+    for row in result.rows:
+        writer.writerow(["" if v is None else v for v in row])
+
+
+def write_json(result: QueryResult, out=sys.stdout) -> None:
+    out.write(dumps([dict(zip(result.columns, row)) for row in result.rows], indent=1))
+    out.write("\n")
+
+
+# The submission template's columns as the measurements view holds them: a T-shirt by its
+# name, a count without a trailing ".0", a number as printed (with its unit, which the
+# template accepts).
+TEMPLATE_SELECT = """
+    SELECT product, product_version, platform, server_cores, scenario, message_size_bytes,
+           CASE WHEN persistent IS NULL THEN NULL WHEN persistent THEN 'true' ELSE 'false' END
+               AS persistent,
+           concurrency_kind,
+           CASE WHEN concurrency_kind = 'tshirt' THEN tshirt
+                WHEN concurrency = round(concurrency) THEN CAST(CAST(concurrency AS BIGINT) AS VARCHAR)
+                ELSE CAST(concurrency AS VARCHAR) END AS concurrency,
+           replicas, msg_rate_printed AS msg_rate, cpu_busy_pct_printed AS cpu_busy_pct,
+           cpu_ms_per_msg_printed AS cpu_ms_per_msg, source, source_line
+    FROM measurements
+    WHERE source = ? AND coalesce(msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) IS NOT NULL
+    ORDER BY source_line, measurement_id"""
+
+
+def rows_as_template(con: duckdb.DuckDBPyConnection, source: str) -> list[dict]:
+    """A filed source's measurements as rows of the submission template (plus their source
+    and line): what a resubmission of those numbers looks like."""
+    result = con.sql(TEMPLATE_SELECT, params=[source])
+    return [dict(zip(result.columns, row)) for row in result.fetchall()]

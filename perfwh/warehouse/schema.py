@@ -1,0 +1,79 @@
+"""The schema above the raw layer: DDL files applied in name order, and the data dictionary.
+
+schema/00_* creates the raw_ and ref_ tables that loading fills; every later file (stg_,
+dim_, fact_, views, the data-quality interface) reads what the files before it made.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import yaml
+
+from perfwh.core.paths import DICTIONARY, SCHEMA_DIR
+
+from .db import run, run_sql_file, sql_literal
+
+RAW_STAGE = "00_"  # schema files loaded before the raw data; the rest read it
+
+
+class DictionaryError(RuntimeError):
+    """A table, view or column without a data-dictionary entry."""
+
+
+def schema_files(schema_dir: Path = SCHEMA_DIR) -> tuple[list[Path], list[Path]]:
+    """(the raw stage's files, the model stage's files), each in name order."""
+    files = sorted(Path(schema_dir).glob("*.sql"))
+    return ([f for f in files if f.name.startswith(RAW_STAGE)],
+            [f for f in files if not f.name.startswith(RAW_STAGE)])
+
+
+def apply_raw_stage(con: duckdb.DuckDBPyConnection, schema_dir: Path = SCHEMA_DIR) -> None:
+    for path in schema_files(schema_dir)[0]:
+        run_sql_file(con, path)
+
+
+def apply_model_stage(con: duckdb.DuckDBPyConnection, schema_dir: Path = SCHEMA_DIR) -> None:
+    for path in schema_files(schema_dir)[1]:
+        run_sql_file(con, path)
+
+
+def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY) -> list[str]:
+    """COMMENT ON every table, view and column from the data dictionary.
+
+    Returns the objects that have no entry (`document` treats any as an error).
+    """
+    spec = yaml.safe_load(Path(dictionary).read_text(encoding="utf-8"))
+    relations = spec["relations"]
+    columns = spec["columns"]
+    missing = []
+    objects = run(con, """
+        SELECT table_name, 'TABLE' FROM duckdb_tables() WHERE database_name = current_database()
+          AND schema_name = 'main' AND NOT internal AND NOT temporary
+        UNION ALL
+        SELECT view_name, 'VIEW' FROM duckdb_views() WHERE database_name = current_database()
+          AND schema_name = 'main' AND NOT internal AND NOT temporary
+        ORDER BY 1""")
+    for name, kind in objects:
+        text = relations.get(name)
+        if text is None:
+            missing.append(name)
+        else:
+            run(con, f"COMMENT ON {kind} {name} IS {sql_literal(str(text).strip())}")
+        for (column,) in run(
+                con, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
+                "AND schema_name = 'main' AND table_name = ? ORDER BY column_index", [name]):
+            text = columns.get(f"{name}.{column}", columns.get(column))
+            if text is None:
+                missing.append(f"{name}.{column}")
+            else:
+                run(con, f"COMMENT ON COLUMN {name}.{column} IS {sql_literal(str(text).strip())}")
+    return missing
+
+
+def document(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY) -> None:
+    """Apply the data dictionary; an object without an entry is an error."""
+    missing = apply_comments(con, dictionary)
+    if missing:
+        raise DictionaryError(f"{dictionary}: no data-dictionary entry for " + ", ".join(missing[:10])
+                              + (f" and {len(missing) - 10} more" if len(missing) > 10 else ""))

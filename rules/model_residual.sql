@@ -1,0 +1,25 @@
+-- severity: warning
+-- relation: dq_input
+-- repair: band
+-- summary: a CPU cost outside the 99 % interval that its series' cost model predicts from the other sizes
+-- reason: The models stage fits CPU cost against message size for every series with three or
+--   more sizes and predicts each point from the other sizes only (leave-one-size-out), with a
+--   99 % prediction interval (dq_predictions). A printed cost outside that interval, beyond
+--   its own printed precision, does not lie on the cost curve of the rest of its series: a
+--   slip of the hand, or a measurement unlike its neighbours. The typo repair looks for the
+--   single slip that brings the cost back inside (the interval does not depend on the point's
+--   own value). The rule runs after the models are fitted, on the points the error findings
+--   leave in the fits.
+WITH batch AS (SELECT * FROM {batch})
+SELECT m.world, m.row_id, m.cpu_ms_per_msg_fact_id AS fact_id, m.source, m.source_line,
+       m.table_title, 'cpu_ms_per_msg' AS metric, m.cpu_ms_per_msg_printed AS printed_value,
+       printf('CPU cost %s lies %s the 99 %% interval %.4g to %.4g ms that the %s model of its '
+              || 'series predicts (%.4g ms) from %d other message sizes', m.cpu_ms_per_msg_printed,
+              CASE WHEN m.cpu_ms_per_msg < p.lower THEN 'below' ELSE 'above' END, p.lower,
+              p.upper, p.model, p.predicted, p.fit_sizes) AS message,
+       NULL::INTEGER AS related_row_id
+FROM batch m
+JOIN dq_predictions p ON p.row_id = m.row_id
+WHERE m.subject AND p.lower IS NOT NULL AND NOT p.excluded
+  AND (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp < p.lower
+       OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper)

@@ -1,0 +1,108 @@
+-- severity: warning
+-- relation: dq_input
+-- repair: tight
+-- summary: a cell printed with more decimals than the rest of its column or series, or fewer where the column pads with zeros
+-- reason: A report prints a column to one precision (WBIMB's rates to two decimals, IIB's to
+--   one). A cell with more decimals than most cells of its column (same table, metric and
+--   unit token) or of its series (the same test across message sizes) print - one of a few
+--   such cells, at most STRAY (5 %) of them - was most likely typed with an extra digit
+--   (1563.11 -> 1563.111); one with fewer, a dropped digit - but only where the column keeps
+--   its trailing zeros (61.00, 1.70), since a report that strips them (ACE 11: 1.7 ms, 2 ms)
+--   prints fewer decimals by design. A column needs three other cells, a series two. The typo
+--   repair suggests the printing that matches the rest when one slip explains it.
+WITH batch AS (SELECT * FROM {batch}),
+params AS (SELECT 0.05 AS stray),
+cells AS (
+    SELECT c.*,
+           length(regexp_extract(c.printed, '[0-9][.]([0-9]+)', 1)) AS decimals,
+           regexp_matches(c.printed, '[0-9][.][0-9]*0([^0-9]|$)') AS trailing_zero,
+           trim(regexp_extract(c.printed, '^[^0-9.]*[0-9.]+(.*)$', 1)) AS unit
+    FROM (
+        -- one row per printed cell: each row once per metric (an unpivot every engine reads)
+        SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,
+               m.product_version, m.platform, m.scenario, m.persistent, m.config_key, x.metric,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_printed
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_printed ELSE m.cpu_ms_per_msg_printed END AS printed,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_fact_id
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_fact_id ELSE m.cpu_ms_per_msg_fact_id END AS fact_id
+        FROM batch m
+        CROSS JOIN (VALUES ('msg_rate'), ('cpu_busy_pct'), ('cpu_ms_per_msg')) AS x(metric)
+    ) c
+    WHERE c.printed IS NOT NULL
+),
+keyed AS (
+    -- each cell with the keys of its two groups: its column (table, metric, unit) and its
+    -- series (the same test across sizes)
+    SELECT c.*,
+           concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit) AS column_key,
+           concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit, c.product,
+                     c.product_version, c.platform, c.scenario, CAST(c.persistent AS VARCHAR),
+                     c.config_key) AS series_key
+    FROM cells c
+),
+tallies AS (
+    -- how many cells of each group print each number of decimals (aggregated, not windowed
+    -- over the cells: a column of ten million cells is one group)
+    SELECT 'column' AS grouping, 3 AS min_others, column_key AS group_key, decimals,
+           count(*) AS alike
+    FROM keyed GROUP BY column_key, decimals
+    UNION ALL
+    SELECT 'series' AS grouping, 2 AS min_others, series_key AS group_key, decimals,
+           count(*) AS alike
+    FROM keyed GROUP BY series_key, decimals
+),
+ranked AS (
+    SELECT t.*, ROW_NUMBER() OVER (PARTITION BY grouping, group_key
+                                   ORDER BY alike DESC, decimals DESC) AS rank
+    FROM tallies t
+),
+groups AS (
+    -- per group: its cells, the decimals most of them print (on a tie, the more), and how
+    -- many print more or fewer; only the groups with a stray cell go on
+    SELECT r.grouping, r.group_key, r.min_others, sum(r.alike) AS members,
+           max(CASE WHEN r.rank = 1 THEN r.decimals END) AS usual,
+           max(CASE WHEN r.rank = 1 THEN r.alike END) AS usual_cells
+    FROM ranked r
+    GROUP BY r.grouping, r.group_key, r.min_others
+    HAVING count(*) > 1
+),
+strays AS (
+    SELECT g.*,
+           sum(CASE WHEN t.decimals > g.usual THEN t.alike ELSE 0 END) AS above,
+           sum(CASE WHEN t.decimals < g.usual THEN t.alike ELSE 0 END) AS below
+    FROM groups g
+    JOIN tallies t ON t.grouping = g.grouping AND t.group_key = g.group_key
+    GROUP BY g.grouping, g.group_key, g.min_others, g.members, g.usual, g.usual_cells
+),
+column_zeros AS (
+    -- the padding evidence is always the column's
+    SELECT column_key, sum(CASE WHEN trailing_zero THEN 1 ELSE 0 END) AS column_zeros
+    FROM keyed GROUP BY column_key
+),
+placed AS (
+    SELECT k.*, s.grouping, s.min_others, s.members, s.usual, s.usual_cells, s.above, s.below
+    FROM keyed k JOIN strays s ON s.grouping = 'column' AND s.group_key = k.column_key
+    UNION ALL
+    SELECT k.*, s.grouping, s.min_others, s.members, s.usual, s.usual_cells, s.above, s.below
+    FROM keyed k JOIN strays s ON s.grouping = 'series' AND s.group_key = k.series_key
+),
+odd AS (
+    SELECT p.*, CASE WHEN decimals > usual THEN 'more' ELSE 'fewer' END AS how,
+           ROW_NUMBER() OVER (PARTITION BY world, row_id, metric ORDER BY grouping) AS nth
+    FROM placed p
+    JOIN column_zeros z USING (column_key)
+    CROSS JOIN params
+    WHERE members - 1 >= min_others
+      AND ((decimals > usual AND above <= greatest(1, stray * members))
+           OR (decimals < usual AND below <= greatest(1, stray * members)
+               AND column_zeros - CASE WHEN trailing_zero THEN 1 ELSE 0 END > 0))
+)
+SELECT world, row_id, fact_id, source, source_line, table_title, metric, printed AS printed_value,
+       printf('%s %s is printed with %d decimal%s, %s than the %d that %d of the other %d cells of '
+              || 'its %s print%s', replace(metric, '_', ' '), printed, decimals,
+              CASE WHEN decimals = 1 THEN '' ELSE 's' END, how, usual, usual_cells, members - 1,
+              grouping,
+              CASE WHEN how = 'fewer' THEN ', and the column keeps trailing zeros' ELSE '' END) AS message,
+       NULL::INTEGER AS related_row_id
+FROM odd
+WHERE subject AND nth = 1

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (never imported by the product)."""

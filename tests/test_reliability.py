@@ -1,0 +1,444 @@
+"""New results never half-land: `perfwh add` is one transaction under the writer lock; killed
+anywhere it leaves the whole submission or nothing, the next run cleans up and works; a
+writer never loses another's update; copies of filed sources are refused."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+from perfwh.core.commit import JOURNAL, recover
+from perfwh.core.lock import writer_lock
+from perfwh.core.paths import RAW_DIR
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+          "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+
+
+def submission(path: Path, platform: str) -> Path:
+    """Three sizes of one series (a fitted model), numbers that hold together."""
+    rows = [(120, "2864.4", "2.6"), (134, "2300.5", "3.3"), (1384, "1362.3", "5.5")]
+    path.write_text(HEADER + "".join(
+        f"IIB,10.0.0.2,{platform},8,ISO 8583 Transformation,{size},false,flow_copies,,,{rate},94.0,{cost}\n"
+        for size, rate, cost in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def box(tmp_path, built_warehouse) -> dict:
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, raw)
+    db = tmp_path / "curated" / "warehouse.duckdb"
+    db.parent.mkdir()
+    shutil.copyfile(built_warehouse, db)
+    return {"raw": raw, "sources": raw / "sources.yml", "db": db, "tmp": tmp_path}
+
+
+def perfwh(box: dict, *args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(PERFWH + [str(a) for a in args] + ["--db", str(box["db"]), "--sources",
+                                                             str(box["sources"])],
+                          capture_output=True, text=True, **kwargs)
+
+
+def start_add(box: dict, path: Path) -> subprocess.Popen:
+    return subprocess.Popen(PERFWH + ["add", str(path), "--db", str(box["db"]), "--sources",
+                                      str(box["sources"])],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def state(box: dict) -> dict:
+    """Every file of the raw layer and of the warehouse's folder, with its checksum."""
+    out = {}
+    for root in (box["raw"], box["db"].parent):
+        for p in sorted(root.rglob("*")):
+            if p.is_file() and p.name != ".perfwh.lock":
+                out[str(p.relative_to(box["tmp"]))] = digest(p)
+    return out
+
+
+def leftovers(box: dict) -> list[str]:
+    folders = [box["db"].parent, box["raw"], box["raw"] / "submissions"]
+    return sorted(p.name for f in folders if f.is_dir() for p in f.iterdir()
+                  if ".tmp-" in p.name or ".old-" in p.name or p.name == JOURNAL)
+
+
+def settle(box: dict) -> None:
+    """What the next writer does first: finish a committed change, remove leftovers."""
+    folder = box["db"].parent
+    with writer_lock(folder, "test"):
+        recover(folder, [folder, box["raw"], box["raw"] / "submissions"])
+
+
+def outcome(box: dict, path: Path, before: dict) -> str:
+    """'whole' or 'nothing' - anything else fails the test."""
+    settle(box)
+    assert leftovers(box) == []
+    manifest = yaml.safe_load(box["sources"].read_text(encoding="utf-8"))["reports"]
+    entries = [e for e in manifest if e["file"] == path.name]
+    if not entries:
+        assert state(box) == before, "not filed, but something changed"
+        return "nothing"
+    assert len(entries) == 1
+    filed = box["raw"] / "submissions" / path.name
+    assert filed.read_bytes() == path.read_bytes()
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        rows = con.sql("SELECT count(*) FROM measurements WHERE source = ?", params=[path.name]).fetchall()
+        fitted = con.sql("SELECT count(*) FROM model_predictions WHERE source = ?",
+                         params=[path.name]).fetchall()
+        reports = con.sql("SELECT count(*) FROM dim_report WHERE source = ?", params=[path.name]).fetchall()
+    finally:
+        con.close()
+    assert rows == [(3,)] and fitted == [(3,)] and reports == [(1,)]
+    parquet = duckdb.sql(f"SELECT count(*) FROM '{box['db'].parent / 'parquet' / 'measurements.parquet'}' "
+                         f"WHERE source = '{path.name}'").fetchall()
+    assert parquet == [(3,)]
+    return "whole"
+
+
+def test_add_is_whole_and_a_second_writer_cleans_up(box):
+    path = submission(box["tmp"] / "lab.csv", "lab box")
+    before = state(box)
+    done = perfwh(box, "add", path)
+    assert done.returncode == 0, done.stderr
+    assert "stale" in done.stdout  # the notebooks and the site are said to be stale
+    assert outcome(box, path, before) == "whole"
+    again = perfwh(box, "add", path)
+    assert again.returncode == 2 and "already filed" in again.stderr
+
+
+@pytest.mark.slow
+def test_add_killed_anywhere_lands_all_or_nothing(box):
+    """SIGKILL and SIGINT, alternating, at 24 points spread over a whole add; each time the
+    result is the whole submission or nothing, and the next add works."""
+    timing = submission(box["tmp"] / "timing.csv", "timing box")
+    started = time.monotonic()
+    assert perfwh(box, "add", timing).returncode == 0
+    # how long an add takes: the longest seen so far, so that the points keep spanning a whole
+    # add when the machine is busier than during the first one
+    duration = time.monotonic() - started
+    seen = {"whole": 0, "nothing": 0}
+    for i in range(24):
+        delay = 0.05 + duration * 1.15 * i / 23
+        path = submission(box["tmp"] / f"trial-{i:02d}.csv", f"trial box {i}")
+        before = state(box)
+        proc = start_add(box, path)
+        time.sleep(delay)
+        sig = signal.SIGKILL if i % 2 == 0 else signal.SIGINT
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=120)
+        if sig == signal.SIGINT:
+            assert proc.returncode in (0, 130), err
+            assert "Traceback" not in err
+            if proc.returncode == 130:
+                assert err.strip().splitlines()[-1].startswith("perfwh add: interrupted")
+        result = outcome(box, path, before)
+        seen[result] += 1
+        if result == "nothing":  # the next add works, and files it whole
+            before = state(box)
+            started = time.monotonic()
+            done = perfwh(box, "add", path)
+            duration = max(duration, time.monotonic() - started)
+            assert done.returncode == 0, done.stderr
+            assert outcome(box, path, before) == "whole"
+    assert seen["whole"] and seen["nothing"], seen  # the points covered both sides of the commit
+
+
+@pytest.mark.slow
+def test_add_during_a_build_loses_nothing(box):
+    """A build started first holds the lock; the add waits, then files; the build's warehouse
+    does not overwrite the added rows, and a build after both keeps them."""
+    path = submission(box["tmp"] / "during.csv", "during box")
+    build = subprocess.Popen(PERFWH + ["build", "--rules", "duckdb", "--raw", str(box["raw"]),
+                                       "--sources", str(box["sources"]), "--out", str(box["db"])],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    added = perfwh(box, "add", path)
+    build.communicate(timeout=300)
+    assert build.returncode == 0 and added.returncode == 0, added.stderr
+    for _ in range(2):
+        con = duckdb.connect(str(box["db"]), read_only=True)
+        rows = con.sql("SELECT count(*) FROM measurements WHERE source = 'during.csv'").fetchall()
+        con.close()
+        assert rows == [(3,)]
+        # and the other order: an add, then a build started while it runs
+        other = submission(box["tmp"] / "during2.csv", "during box 2")
+        adding = start_add(box, other)
+        time.sleep(0.3)
+        rebuilt = subprocess.run(PERFWH + ["build", "--rules", "duckdb", "--raw", str(box["raw"]),
+                                           "--sources", str(box["sources"]), "--out", str(box["db"]),
+                                           "-q"], capture_output=True, text=True)
+        adding.communicate(timeout=300)
+        assert rebuilt.returncode == 0 and adding.returncode == 0
+        con = duckdb.connect(str(box["db"]), read_only=True)
+        rows = con.sql("SELECT source, count(*) FROM measurements WHERE source LIKE 'during%' "
+                       "GROUP BY ALL ORDER BY 1").fetchall()
+        con.close()
+        assert rows == [("during.csv", 3), ("during2.csv", 3)]
+        break
+
+
+def test_a_second_writer_waits_or_fails_fast(box):
+    path = submission(box["tmp"] / "wait.csv", "wait box")
+    folder = box["db"].parent
+    with writer_lock(folder, "build"):
+        done = subprocess.run(PERFWH + ["add", str(path), "--no-wait", "--db", str(box["db"]),
+                                        "--sources", str(box["sources"])],
+                              capture_output=True, text=True)
+        assert done.returncode == 1 and "perfwh build" in done.stderr and "--no-wait" in done.stderr
+        waiting = start_add(box, path)
+        time.sleep(1.5)
+        assert waiting.poll() is None  # still waiting for the lock
+    _out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0 and "waiting for perfwh build" in err
+
+
+def test_leftovers_of_a_killed_run_are_removed_by_the_next(box):
+    folder = box["db"].parent
+    junk = [folder / ".warehouse.duckdb.tmp-999999", folder / ".parquet.tmp-999999",
+            box["raw"] / ".sources.yml.tmp-999999", folder / ".gx.tmp-999999"]
+    junk[0].write_bytes(b"x" * 1000)
+    junk[1].mkdir()
+    (junk[1] / "measurements.parquet").write_bytes(b"half")
+    junk[2].write_text("half")
+    junk[3].mkdir()
+    done = perfwh(box, "add", submission(box["tmp"] / "clean.csv", "clean box"))
+    assert done.returncode == 0, done.stderr
+    assert not any(p.exists() for p in junk)
+
+
+def test_a_committed_change_cut_short_is_rolled_forward(box, monkeypatch):
+    """Killed after the journal was written: the next writer finishes the renames."""
+    import perfwh.core.commit as commit
+
+    path = submission(box["tmp"] / "forward.csv", "forward box")
+    before = state(box)
+    calls = {"n": 0}
+    real_put = commit._put
+
+    def dying_put(staged, target):  # the process "dies" after the first rename
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise SystemExit("killed")
+        real_put(staged, target)
+
+    monkeypatch.setattr(commit, "_put", dying_put)
+    from perfwh.stages.add import add
+
+    with pytest.raises(SystemExit):
+        add(path, {}, warehouse=box["db"], sources_file=box["sources"])
+    assert (box["db"].parent / JOURNAL).exists()  # half done: the journal says what is left
+    monkeypatch.setattr(commit, "_put", real_put)
+    assert outcome(box, path, before) == "whole"
+
+
+# -- duplicates --------------------------------------------------------------------------
+
+def test_copies_of_filed_sources_are_refused_naming_them(box):
+    path = submission(box["tmp"] / "orig.csv", "dup box")
+    assert perfwh(box, "add", path).returncode == 0
+    same_bytes = box["tmp"] / "copy-of-orig.csv"
+    shutil.copyfile(path, same_bytes)
+    for command in ("check", "add"):
+        done = perfwh(box, command, same_bytes)
+        assert done.returncode == 2 and "the same bytes as orig.csv" in done.stderr, done.stderr
+    report = box["tmp"] / "renamed-iib.txt"
+    shutil.copyfile(RAW_DIR / "reports" / "iib10-xlinux.txt", report)
+    done = perfwh(box, "check", report)
+    assert done.returncode == 2 and "the same bytes as iib10-xlinux.txt" in done.stderr
+    reordered = box["tmp"] / "reordered.csv"
+    lines = path.read_text().splitlines(True)
+    reordered.write_text(lines[0] + "".join(reversed(lines[1:])))
+    for command in ("check", "add"):
+        done = perfwh(box, command, reordered)
+        assert done.returncode == 1 and "the same measurements" in done.stderr and "orig.csv" in done.stderr
+
+
+def test_a_revision_retires_the_source_it_replaces(box):
+    path = submission(box["tmp"] / "first.csv", "rev box")
+    assert perfwh(box, "add", path).returncode == 0
+    revised = box["tmp"] / "first-rev2.csv"
+    revised.write_text(path.read_text().replace("2300.5,94.0,3.3", "2310.5,94.0,3.3"))
+    done = perfwh(box, "add", revised, "--revision-of", "first.csv")
+    assert done.returncode == 0, done.stderr
+    assert "first.csv is retired" in done.stdout
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    sources = con.sql("SELECT source, retired_by FROM dim_report WHERE source LIKE 'first%' ORDER BY 1").fetchall()
+    rows = con.sql("SELECT source, count(*) FROM measurements WHERE source LIKE 'first%' GROUP BY 1").fetchall()
+    con.close()
+    assert sources == [("first-rev2.csv", None), ("first.csv", "first-rev2.csv")]
+    assert rows == [("first-rev2.csv", 3)]  # the retired source's numbers left the facts
+    assert (box["raw"] / "submissions" / "first.csv").exists()  # retired, not deleted
+    entry = next(e for e in yaml.safe_load(box["sources"].read_text())["reports"] if e["file"] == "first.csv")
+    assert entry["retired"]["by"] == "first-rev2.csv"
+    rebuilt = subprocess.run(PERFWH + ["build", "--rules", "none", "--raw", str(box["raw"]), "--sources",
+                                       str(box["sources"]), "--out", str(box["db"]), "-q"],
+                             capture_output=True, text=True)
+    assert rebuilt.returncode == 0, rebuilt.stderr  # and a build from the raw layer agrees
+
+
+# -- real-world files ---------------------------------------------------------------------
+
+def _encoded(box, name: str, text: str, encoding: str) -> Path:
+    path = box["tmp"] / name
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+@pytest.mark.parametrize("encoding, note", [
+    ("utf-16", "UTF-16"), ("cp1252", "Windows-1252"), ("latin-1", "Windows-1252"),
+    ("utf-8-sig", None)])
+def test_excel_exports_are_read_with_a_note(box, encoding, note):
+    text = submission(box["tmp"] / "plain.csv", "Zürich box – lab").read_text(encoding="utf-8")
+    if encoding == "latin-1":
+        text = text.replace("–", "-")  # Latin-1 has no en dash
+    path = _encoded(box, f"excel-{encoding}.csv", text, encoding)
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0, done.stderr
+    if note:
+        assert note in done.stderr and "note" in done.stderr
+    done = perfwh(box, "add", path)
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    platform = con.sql("SELECT DISTINCT platform FROM measurements WHERE source = ?",
+                       params=[path.name]).fetchall()
+    con.close()
+    assert platform == [(text.splitlines()[1].split(",")[2],)]  # the accents survive
+
+
+def test_semicolon_separated_csv(box):
+    text = submission(box["tmp"] / "plain.csv", "semi box").read_text()
+    path = box["tmp"] / "semi.csv"
+    path.write_text(text.replace(",", ";"))
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0 and "semicolon" in done.stderr, done.stderr
+
+
+def test_odd_files_get_clear_messages(box):
+    folder = box["tmp"] / "a-folder"
+    folder.mkdir()
+    done = perfwh(box, "check", folder)
+    assert done.returncode == 2 and "is a directory" in done.stderr
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    done = perfwh(box, "check", readme)
+    assert done.returncode == 2 and "not a report of a known family" in done.stderr
+    assert "truncated" not in done.stderr
+    binary = box["tmp"] / "image.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    done = perfwh(box, "check", binary)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("name", ["results [1].csv", "star*.csv", "what?.csv", "ünïcode name.csv"])
+def test_any_file_name_is_handled(box, name):
+    path = submission(box["tmp"] / name, f"name box {len(name)}")
+    done = perfwh(box, "add", path)
+    assert done.returncode == 0, done.stderr
+    assert (box["raw"] / "submissions" / name).read_bytes() == path.read_bytes()
+    rebuilt = subprocess.run(PERFWH + ["build", "--rules", "none", "--raw", str(box["raw"]), "--sources",
+                                       str(box["sources"]), "--out", str(box["db"]), "-q"],
+                             capture_output=True, text=True)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def test_hidden_names_are_refused(box):
+    path = submission(box["tmp"] / ".hidden.csv", "hidden box")
+    done = perfwh(box, "add", path)
+    assert done.returncode == 2 and "rename" in done.stderr
+
+
+def test_db_must_name_an_existing_warehouse(box, tmp_path):
+    path = submission(box["tmp"] / "db.csv", "db box")
+    missing = subprocess.run(PERFWH + ["check", str(path), "--db", str(tmp_path / "none.duckdb")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "no warehouse there" in missing.stderr
+    text = tmp_path / "not-a-db.duckdb"
+    text.write_text("hello")
+    other = subprocess.run(PERFWH + ["check", str(path), "--db", str(text)], capture_output=True, text=True)
+    assert other.returncode == 2 and "not a DuckDB database" in other.stderr
+    assert "Traceback" not in missing.stderr + other.stderr
+
+
+def test_sigterm_during_add_leaves_nothing_and_says_so(box):
+    path = submission(box["tmp"] / "term.csv", "term box")
+    before = state(box)
+    proc = start_add(box, path)
+    time.sleep(0.8)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, 143), err
+    assert "Traceback" not in err
+    assert outcome(box, path, before) in ("whole", "nothing")
+
+
+
+def test_an_interruption_handled_inside_exec_still_exits_130(tmp_path):
+    """A Ctrl-C that lands while a library runs exec() of a string (namedtuple and dataclasses
+    do, while modules import) is handled by `main` like any other; CPython 3.11 would still end
+    `python -m` by SIGINT, without our status, unless the command clears that memory."""
+    package = tmp_path / "interrupted_in_exec"
+    package.mkdir()
+    (package / "__main__.py").write_text(
+        "import perfwh.cli as cli\n"
+        "def main(argv=None):\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        return cli.EXIT_INTERRUPTED\n"
+        "cli.main = main\n"
+        "cli.run()\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", package.name], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 130, done.stderr
+
+
+# -- after an add, every later stage works and includes the new rows ----------------------
+
+@pytest.mark.slow
+def test_after_add_models_size_notebooks_and_site_include_the_new_rows(box):
+    path = submission(box["tmp"] / "after.csv", "after box")
+    assert perfwh(box, "add", path).returncode == 0
+    models = subprocess.run(PERFWH + ["models", "--db", str(box["db"])], capture_output=True, text=True)
+    assert models.returncode == 0, models.stderr
+    assert "after.csv" in models.stdout  # its scope is in the accuracy summary
+    size = subprocess.run(PERFWH + ["size", "--scenario", "ISO 8583 Transformation", "--size", "500",
+                                    "--rate", "100", "--platform", "after box", "--json",
+                                    "--db", str(box["db"])], capture_output=True, text=True)
+    assert size.returncode == 0, size.stderr
+    import json
+
+    answer = json.loads(size.stdout)
+    assert answer["cores"] > 0 and "after box" in answer["series_label"]
+    out = box["tmp"] / "notebooks"
+    notebooks = subprocess.run(PERFWH + ["notebooks", "--db", str(box["db"]), "--out", str(out)],
+                               capture_output=True, text=True)
+    assert notebooks.returncode == 0, notebooks.stderr
+    site = subprocess.run(PERFWH + ["site", "--db", str(box["db"]), "--out", str(box["tmp"] / "site"),
+                                    "--renderer", "fallback", "-q"], capture_output=True, text=True)
+    assert site.returncode == 0, site.stderr
+    pages = "".join(p.read_text(encoding="utf-8") for p in (box["tmp"] / "site").rglob("*.html"))
+    assert "after.csv" in pages
+
+
+@pytest.mark.parametrize("rate", ["inf", "nan", "1e999", "-5", "0", "1e12", "fast"])
+def test_size_refuses_impossible_rates_with_valid_json(built_warehouse, rate):
+    import json
+
+    done = subprocess.run(PERFWH + ["size", "--scenario", "ISO 8583 Transformation", "--size", "1384",
+                                    f"--rate={rate}", "--json", "--db", str(built_warehouse)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    answer = json.loads(done.stdout)  # valid JSON, even for an error
+    assert answer["cores"] is None and "messages per second" in answer["error"]

@@ -1,0 +1,146 @@
+"""The rules on Apache Spark: the same findings as in DuckDB, from the same rule files.
+
+The Spark tests share one SparkSession (the `spark_session` fixture); the translation tests
+need no Spark at all.
+"""
+from __future__ import annotations
+
+import sys
+
+import duckdb
+import pytest
+
+from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
+from perfwh.quality.cformat import c_printf
+from perfwh.quality.rules import load_rules
+from perfwh.quality.spark import _view_query, interface_views, macros, to_spark
+
+sys.path.insert(0, str(PROJECT_ROOT / "bench"))
+import synthetic  # noqa: E402  (the benchmarks' generator of submissions)
+
+# What "the same finding" means across engines, and the whole of what dq_findings holds.
+KEY = "rule, source, source_line, metric"
+ALL = ("rule, severity, source, source_line, table_title, metric, printed_value, message, "
+       "suggested_value, finding_key, waiver")
+
+
+def test_every_rule_and_interface_view_translates():
+    """sqlglot reads every rule file and view as DuckDB SQL; the fix-ups leave nothing that
+    only DuckDB knows (macros, printf, MATERIALIZED hints)."""
+    for rule in load_rules():
+        spark_sql = to_spark(rule.query())
+        assert "CONFIG_KEY(" not in spark_sql.upper() and "MATERIALIZED" not in spark_sql.upper()
+        assert "PRINTF(" not in spark_sql.upper().replace("PERFWH_PRINTF(", ""), rule.name
+    views = interface_views()
+    assert {"dq_input", "dq_values", "dq_claims", "dq_rejects", "dq_claim_values", "dq_predictions"} <= set(views)
+    for name, create in views.items():
+        assert "MATERIALIZED" not in to_spark(_view_query(create)).upper(), name
+    assert {"config_key", "printed_half_ulp"} <= set(macros())
+    inlined = to_spark("SELECT config_key(k, v, r, t) FROM x")
+    assert "CONCAT_WS('|'" in inlined and "single_copy" in inlined
+
+
+@pytest.mark.parametrize("template, values", [
+    ("%.3g x the capacity (%s %g -> %g)", (2.0, "docker_cores", 1.0, 2.0)),
+    ("%.4g ms (%.4g to %.4g)", (3.5544, 1234567.0, 0.000123456)),
+    ("%.1f W over %d readings, %.2f and %.0f%%", (2.25, 12, 0.125, 136.5)),
+    ("%s is %s here (%s:%d)", ("msg_rate", "13662.3", "iib10-xlinux.txt", 136)),
+    ("%s %s", (True, "x")),
+    ("%s", (None,)),
+])
+def test_messages_are_formatted_as_duckdb_formats_them(template, values):
+    """Spark's printf is Java's (2.00000 for %g, ties rounded up); the engine formats with
+    `c_printf`, which must agree with DuckDB's printf, NULL included."""
+    con = duckdb.connect()
+    placeholders = ", ".join("?" for _ in values)
+    expected = con.execute(f"SELECT printf(?, {placeholders})", [template, *values]).fetchall()[0][0]
+    assert c_printf(template, values) == expected
+
+
+@pytest.fixture(scope="module")
+def five_reports(tmp_path_factory, spark_session):
+    """The five reports built twice: rules in DuckDB, and on Spark over the staged lake."""
+    from perfwh.stages.build import build
+
+    built = {}
+    for engine in ("duckdb", "spark"):
+        out = tmp_path_factory.mktemp(engine) / "warehouse.duckdb"
+        build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules=engine, progress=False)
+        built[engine] = out
+    return built
+
+
+def findings(path, columns: str) -> list[tuple]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.sql(f"SELECT {columns} FROM dq_findings ORDER BY finding_id").fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_spark_and_duckdb_give_the_same_findings_on_the_five_reports(five_reports):
+    duck, spark = (findings(five_reports[e], KEY) for e in ("duckdb", "spark"))
+    assert len(duck) > 100
+    assert sorted(spark) == sorted(duck)
+    # and more: the same rows of dq_findings, messages, suggestions and ids included
+    assert findings(five_reports["spark"], ALL) == findings(five_reports["duckdb"], ALL)
+
+
+@pytest.mark.slow
+def test_the_spark_build_commits_the_lake_it_read(five_reports):
+    from perfwh.warehouse.lake import read_manifest
+
+    lake = five_reports["spark"].parent / "lake"
+    manifest = read_manifest(lake)
+    assert manifest["relations"]["dq_findings"]["rows"] == len(findings(five_reports["spark"], KEY))
+    assert not list(five_reports["spark"].parent.glob(".*tmp-*"))  # nothing staged left over
+
+
+@pytest.mark.slow
+def test_spark_and_duckdb_give_the_same_findings_on_a_100000_row_submission(
+        tmp_path, built_warehouse, spark_session):
+    from perfwh.stages.check import check
+
+    path = synthetic.write(tmp_path / "synthetic-100k.csv", 100_000)
+    by_engine = {}
+    for engine in ("duckdb", "spark"):
+        result = check(path, warehouse=built_warehouse, engine=engine)
+        by_engine[engine] = [(f["rule"], f["source"], f["source_line"], f["metric"], f["message"],
+                              f["suggested_value"]) for f in result.findings]
+        assert result.rows == 100_000
+    assert len(by_engine["duckdb"]) >= 100_000 // synthetic.TYPO_EVERY  # the planted typos
+    assert {f[:4] for f in by_engine["spark"]} == {f[:4] for f in by_engine["duckdb"]}
+    assert by_engine["spark"] == by_engine["duckdb"]
+
+
+@pytest.mark.slow
+def test_a_rule_spark_cannot_run_is_reported_naming_its_file(tmp_path, spark_session):
+    from perfwh.quality.rules import RuleError, parse_rule
+    from perfwh.quality.spark import rule_frame
+
+    path = tmp_path / "by_name.sql"
+    path.write_text("-- severity: warning\n-- relation: dq_input\n-- repair: none\n"
+                    "-- summary: x\n-- reason: y\n"
+                    "SELECT * FROM {batch} UNION ALL BY NAME SELECT * FROM {batch}\n")
+    with pytest.raises(RuleError, match="by_name.sql on Spark"):
+        rule_frame(spark_session, parse_rule(path))
+
+
+@pytest.mark.slow
+def test_check_engine_spark_on_the_command_line(tmp_path, built_warehouse, spark_session, capsys):
+    """`perfwh check --engine spark` (run in-process, on the shared session) prints the
+    DuckDB engine's lines and exit status."""
+    from perfwh.cli import main
+
+    bad = tmp_path / "one.csv"
+    bad.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
+                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
+                   "cpu_ms_per_msg\nIIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,"
+                   "flow_copies,,,13662.3,94.0,5.5\n")
+    outputs = {}
+    for engine in ("duckdb", "spark"):
+        status = main(["check", str(bad), "--db", str(built_warehouse), "--engine", engine])
+        outputs[engine] = (status, capsys.readouterr().out)
+    assert outputs["spark"] == outputs["duckdb"]
+    assert outputs["spark"][0] == 1 and "(suggest 1362.3)" in outputs["spark"][1]

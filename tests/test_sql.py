@@ -1,0 +1,81 @@
+"""`perfwh sql`: read-only, interruptible, bounded, and values as DuckDB renders them."""
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+
+from perfwh.core.paths import PROJECT_ROOT
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+SLOW = "SELECT count(*) FROM range(200000) a, range(100000) b WHERE (a.range * b.range) % 7 = 3"
+
+
+def sql(db, *args) -> subprocess.CompletedProcess:
+    return subprocess.run(PERFWH + ["sql", *map(str, args), "--db", str(db)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_values_print_as_duckdb_renders_them(built_warehouse):
+    done = sql(built_warehouse, "SELECT 1362.3::DOUBLE AS rate, 0.1::DOUBLE + 0.2::DOUBLE AS noisy, "
+                                "DATE '2013-04-22' AS day, [1, 2] AS list, NULL AS nothing")
+    assert done.returncode == 0, done.stderr
+    values = done.stdout.splitlines()[2]
+    assert re.split(r"\s*\|\s*", values.strip()) == ["1362.3", "0.30000000000000004", "2013-04-22",
+                                                     "[1, 2]", "NULL"]
+    as_csv = sql(built_warehouse, "--csv", "SELECT 7.3::DOUBLE AS x, NULL AS y")
+    assert as_csv.stdout == "x,y\n7.3,\n"
+    as_json = json.loads(sql(built_warehouse, "--json", "SELECT 'nan'::DOUBLE AS x, 2 AS y").stdout)
+    assert as_json == [{"x": None, "y": 2}]  # valid JSON: no NaN
+
+
+def test_an_empty_query_is_a_usage_error(built_warehouse):
+    for text in ("", "   "):
+        done = sql(built_warehouse, text)
+        assert done.returncode == 2 and "the query is empty" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_stops_a_long_query_at_once(built_warehouse):
+    proc = subprocess.Popen(PERFWH + ["sql", SLOW, "--db", str(built_warehouse)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert time.monotonic() - sent < 5  # the query ran ~70 s uninterrupted before
+    assert err.strip() == "perfwh sql: interrupted (what it writes lands whole or not at all)"
+
+
+def test_timeout_and_memory_limit(built_warehouse):
+    done = sql(built_warehouse, "--timeout", "1", SLOW)
+    assert done.returncode == 1 and "longer than 1 s" in done.stderr
+    big = sql(built_warehouse, "SELECT repeat('a', 1000000000)")
+    assert big.returncode == 1 and "Out of Memory" in big.stderr and "--memory-limit" in big.stderr
+    bad = sql(built_warehouse, "--memory-limit", "lots", "SELECT 1")
+    assert bad.returncode == 1 and "not a memory size" in bad.stderr
+
+
+def test_queries_cannot_touch_other_files(built_warehouse, tmp_path):
+    target = tmp_path / "out.csv"
+    done = sql(built_warehouse, f"COPY (SELECT 1) TO '{target}'")
+    assert done.returncode == 1 and not target.exists()
+
+
+def test_the_readme_queries_run(built_warehouse):
+    """Every `perfwh sql` example of the README runs; the dictionary query lists the
+    warehouse's own columns, not DuckDB's."""
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    examples = re.findall(r'perfwh sql(?:\s+--(?:csv|json))?\s+"((?:[^"\\]|\\.)*)"', readme, re.S)
+    assert len(examples) >= 4
+    for text in examples:
+        done = sql(built_warehouse, " ".join(text.split()))
+        assert done.returncode == 0, (text, done.stderr)
+    dictionary = next(t for t in examples if "duckdb_columns" in t)
+    first = sql(built_warehouse, "--csv", " ".join(dictionary.split())).stdout.splitlines()[1]
+    assert first.startswith(("dim_", "fact_", "raw_", "dq_", "measurements", "metric_values",
+                             "model_", "ref_", "stg_"))
