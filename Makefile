@@ -17,9 +17,19 @@ STAMPS := data/curated/.stamps
 # Great Expectations: no usage statistics, no network.
 export GX_ANALYTICS_ENABLED := false
 
+# A writer killed past its commit point leaves its journal beside the warehouse: finish its
+# renames before deciding what is up to date (what it filed may make every stage stale).
+ifneq ($(wildcard data/curated/.perfwh-journal.json),)
+  $(info $(shell $(PERFWH) recover))
+endif
+
 # What each stage reads (code of the stage and of everything below it, and its data).
 CORE      := $(wildcard perfwh/__init__.py perfwh/core/*.py)
-RAW       := $(shell find data/raw -type f -not -name '.*' 2>/dev/null)
+# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
+# than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
+# make cannot take as a prerequisite's name.
+RAW       := data/raw/sources.yml \
+             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
 LOAD_IN   := $(RAW) $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $(CORE) \
              $(wildcard perfwh/warehouse/*.py perfwh/stages/build.py perfwh/stages/writing.py)
 RULES_IN  := $(wildcard rules/*.sql perfwh/quality/*.py)
@@ -30,7 +40,7 @@ SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'sit
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py')
 
-.PHONY: all install warehouse findings models notebooks site test bench clean requirements
+.PHONY: all install warehouse findings models notebooks site test bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -60,6 +70,8 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 
 $(STAMPS):
 	mkdir -p $@
+
+raw-changed:
 
 # Raw reports and filed submissions -> data/curated/warehouse.duckdb (star schema), its Parquet
 # export and the partitioned Parquet lake (data/curated/lake/).

@@ -28,11 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .records import ParseError
+from .reader import text_lines
+from .records import Line, ParseError
 from .units import NUMBER_PATTERN, UNITS
 from .vocabulary import (CONCURRENCY_KINDS, METRIC_COLUMNS, NON_PERSISTENT_WORDS,
                          PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS,
-                         allowed_tshirts)
+                         allowed_tshirts, kind_spellings)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
@@ -64,6 +65,9 @@ def _decoder_for(head: bytes) -> tuple[str, str | None]:
     """(codec, note) from the first bytes: a byte-order mark, or NUL bytes (UTF-16)."""
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig", None
+    # UTF-32's little-endian mark begins with UTF-16's: test it first
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32", "read as UTF-32 text (a byte-order mark says so)"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16", "read as UTF-16 text (a byte-order mark says so), as Excel's 'Unicode text' exports"
     if b"\x00" in head:
@@ -97,10 +101,21 @@ def sniff(path: Path) -> CsvFormat:
     if not first_line.strip():
         raise ParseError("the file is empty" if line_count <= 1 else "the first line is empty", 1,
                          expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS))
+    if "\r" in first_line:
+        raise ParseError("its lines end with a carriage return alone (old Mac line endings), so "
+                         "the whole file reads as one line", 1,
+                         expected="a CSV with Windows (CR LF) or Unix (LF) line endings, e.g. "
+                                  "saved again from Excel as 'CSV UTF-8'")
     delimiter = _delimiter(first_line)
     if delimiter != ",":
         notes.append(f"{'semicolon' if delimiter == ';' else 'tab'}-separated")
-    header = [h.strip().strip('"').strip() for h in next(csv.reader([first_line], delimiter=delimiter))]
+    try:
+        cells = next(csv.reader([first_line], delimiter=delimiter))
+    except csv.Error as err:
+        raise ParseError(f"the header line cannot be read as CSV ({err})", 1,
+                         expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS)) from None
+    # column names as the template spells them, whatever their case ("Product" is product)
+    header = [h.strip().strip('"').strip().lower() for h in cells]
     return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes)
 
 
@@ -135,6 +150,14 @@ def _delimiter(header_line: str) -> str:
         names = {c.strip().strip('"').strip().lower() for c in header_line.split(d)}
         return len(names & set(TEMPLATE_COLUMNS))
     return max(DELIMITERS, key=lambda d: (hits(d), d == ","))
+
+
+def lines_of(path: Path) -> list[Line]:
+    """The submission's text as numbered lines (the numbers its findings name), decoded as
+    `sniff` finds it: an Excel export may be UTF-16 or Windows-1252 rather than UTF-8."""
+    fmt = sniff(path)
+    with open(path, encoding=fmt.encoding, newline="") as handle:
+        return text_lines(handle.read())
 
 
 def looks_like_submission(path: Path) -> bool:
@@ -308,6 +331,13 @@ def _value_sql(number: str, token: str, quantity: str) -> str:
     return f"TRY_CAST(replace({number}, ',', '') AS DOUBLE) * CASE {token} {factors} END"
 
 
+def _kind_sql(column: str) -> str:
+    """SQL for a concurrency_kind cell as the kind's name, whichever documented spelling it is
+    in ("T-shirt", "Tshirt", "Docker cores", ...); an unknown word stays as written."""
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(kind_spellings().items()))
+    return f"COALESCE(CASE lower(trim({column})) {cases} END, {column})"
+
+
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
@@ -325,8 +355,16 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         split += [f"{m_number} AS {m.name}_number", f"{m_token} AS {m.name}_unit"]
         typed.append(f"{_value_sql(f'{m.name}_number', f'{m.name}_unit', m.quantity)} AS {m.name}_value")
         high = f" OR {m.name}_value > {m.high}" if m.high is not None else ""
+        # a number DuckDB reads but a report would not print ("-5", "1e999", "NaN"): out of
+        # range if it is, else a number in the wrong form
+        loose = f"TRY_CAST(replace({m.name}, ',', '') AS DOUBLE)"
+        loose_high = f" OR {loose} > {m.high}" if m.high is not None else ""
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL
+                 WHEN ({m.name}_value IS NULL OR NOT isfinite({m.name}_value))
+                      AND {loose} IS NOT NULL
+                      AND (NOT isfinite({loose}) OR {loose} <= {m.low}{loose_high})
+                 THEN printf('%s is out of range', {_q(m.name)})
                  WHEN {m.name}_value IS NULL OR NOT isfinite({m.name}_value)
                  THEN printf('%s is not a number as a report prints one', {_q(m.name)})
                  WHEN {m.name}_value <= {m.low}{high} THEN printf('%s is out of range', {_q(m.name)})
@@ -334,7 +372,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
-            SELECT c.*, {', '.join(split)},
+            SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind),
+                   {', '.join(split)},
                    lower(persistent) AS persistent_word,
                    CASE lower(concurrency) {tshirt_case} END AS tshirt_name
             FROM sub_cells c),
@@ -354,6 +393,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                       CASE WHEN concurrency_kind = 'tshirt'
                            THEN 'concurrency is blank, but the kind tshirt needs a T-shirt name' END
                  WHEN concurrency_kind IS NULL THEN 'concurrency is given without a concurrency_kind'
+                 WHEN NOT list_contains({_list(kinds)}, concurrency_kind) THEN NULL  -- the kind's own problem
                  WHEN concurrency_kind = 'tshirt' AND tshirt_name IS NULL THEN 'concurrency is not a T-shirt size'
                  WHEN concurrency_kind <> 'tshirt' AND NOT (regexp_full_match(concurrency, '{number}')
                       AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > 0)

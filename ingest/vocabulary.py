@@ -40,6 +40,18 @@ CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
 )}
 
 
+def kind_spellings() -> dict[str, str]:
+    """Every accepted spelling of a concurrency kind (lower case) -> its name: the name, the
+    label people read ("T-shirt", "Docker cores"), and either without spaces, hyphens or
+    underscores ("tshirt", "dockercores")."""
+    spellings: dict[str, str] = {}
+    for kind in CONCURRENCY_KINDS.values():
+        for word in (kind.name, kind.name.replace("_", " "), kind.label.lower()):
+            for spelling in (word, word.replace(" ", "_"), "".join(c for c in word if c.isalnum())):
+                spellings.setdefault(spelling, kind.name)
+    return spellings
+
+
 @dataclass(frozen=True)
 class TShirt:
     name: str
@@ -100,7 +112,8 @@ KEY_MEANINGS = {
     "message_size_bytes": "message size in bytes (a whole number), or a number with a unit "
                           "k, KB, KiB, MB, MiB (1k = 1024); blank if none",
     "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
-    "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS),
+    "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS)
+                        + " (in any case; the labels, such as T-shirt or Docker cores, are read too)",
     "concurrency": "the count (a number), or for tshirt a T-shirt name: " + ", ".join(TSHIRTS),
     "replicas": "replicas of the runtime (a whole number), blank if one",
 }

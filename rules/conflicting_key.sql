@@ -7,7 +7,20 @@
 --   means the labels or the numbers of a row are wrong. Flagged on each later row. Only the
 --   numbers both rows print are compared: a rate-only row (WBIMB's Tables 1 and 2 style)
 --   and a full row of the same key agree when their rates do.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
+twice AS (
+    -- the keys printed more than once in a table: only their rows can conflict (grouping first
+    -- keeps the window below to those rows)
+    SELECT world, source, table_title, measurement_key
+    FROM batch
+    GROUP BY world, source, table_title, measurement_key
+    HAVING count(*) > 1
+),
+candidates AS (
+    SELECT m.* FROM batch m
+    JOIN twice t ON t.world = m.world AND t.source = m.source AND t.table_title = m.table_title
+                AND t.measurement_key = m.measurement_key
+),
 keyed AS (
     SELECT m.*,
            concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
@@ -18,7 +31,7 @@ keyed AS (
            FIRST_VALUE(msg_rate_printed) OVER w AS first_rate,
            FIRST_VALUE(cpu_busy_pct_printed) OVER w AS first_busy,
            FIRST_VALUE(cpu_ms_per_msg_printed) OVER w AS first_cost
-    FROM batch m
+    FROM candidates m
     WINDOW w AS (PARTITION BY m.world, m.source, m.table_title, m.measurement_key
                  ORDER BY m.source_line)
 )

@@ -10,13 +10,21 @@
 --   rows too. Flagged on the later (or submitted) row, per metric. Against a source filed
 --   earlier, the filed number is the suggestion; within one report the typo repair decides.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
-repeated AS (
-    -- keys printed in more than one table or source: only their rows can disagree (the
-    -- others never meet a partner below, and leaving them out keeps the join small)
+twice AS (
+    -- keys printed more than once (a cheap count first: comparing their tables is for the
+    -- few keys that repeat)
     SELECT world, measurement_key
     FROM batch
     GROUP BY world, measurement_key
-    HAVING min(source) <> max(source) OR min(table_title) <> max(table_title)
+    HAVING count(*) > 1
+), repeated AS (
+    -- ... in more than one table or source: only their rows can disagree (the others never
+    -- meet a partner below, and leaving them out keeps the join small)
+    SELECT m.world, m.measurement_key
+    FROM batch m
+    JOIN twice t ON t.world = m.world AND t.measurement_key = m.measurement_key
+    GROUP BY m.world, m.measurement_key
+    HAVING min(m.source) <> max(m.source) OR min(m.table_title) <> max(m.table_title)
 ), candidates AS (
     SELECT m.* FROM batch m
     JOIN repeated r ON r.world = m.world AND r.measurement_key = m.measurement_key

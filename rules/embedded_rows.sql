@@ -9,37 +9,48 @@
 --   in another table of the report, belongs to that other table: a row of a multi-replica
 --   test embedded in a single-replica table, repeated where it belongs. Both lines are named;
 --   which table is right is for the reader (no correction is suggested).
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.25 AS minority, 0.75 AS dominant),
 dims AS (
-    SELECT m.*, d.dimension,
+    -- each row once per dimension, with its level there (an unpivot every engine reads)
+    SELECT m.world, m.subject, m.row_id, m.source, m.table_title, d.dimension,
            CASE d.dimension WHEN 'replicas' THEN CAST(COALESCE(m.replicas, 1) AS VARCHAR)
                 ELSE COALESCE(concat_ws(' ', m.concurrency_kind, CAST(m.concurrency AS VARCHAR)), '')
-           END AS level,
-           concat_ws(' / ', m.msg_rate_printed, m.cpu_busy_pct_printed, m.cpu_ms_per_msg_printed)
-               AS printed_tuple,
-           (m.msg_rate_printed IS NOT NULL)::INT + (m.cpu_busy_pct_printed IS NOT NULL)::INT
-               + (m.cpu_ms_per_msg_printed IS NOT NULL)::INT AS numbers
+           END AS level
     FROM batch m
-    -- each row once per dimension (an unpivot every engine reads)
     CROSS JOIN (VALUES ('replicas'), ('concurrency')) AS d(dimension)
 ),
 shares AS (
-    SELECT d.*,
-           count(*) OVER (PARTITION BY d.world, d.source, d.table_title, d.dimension, d.level) AS holders,
-           count(*) OVER (PARTITION BY d.world, d.source, d.table_title, d.dimension) AS table_rows
-    FROM dims d
+    -- how many rows of each table hold each level (aggregated: a table of ten million rows
+    -- is a few groups, not a window over its rows)
+    SELECT world, source, table_title, dimension, level, count(*) AS holders
+    FROM dims GROUP BY world, source, table_title, dimension, level
 ),
-tops AS (
-    SELECT s.*, max(holders) OVER (PARTITION BY s.world, s.source, s.table_title, s.dimension) AS top,
-           arg_max(level, holders) OVER (PARTITION BY s.world, s.source, s.table_title, s.dimension)
-               AS top_level
+tables AS (
+    SELECT world, source, table_title, dimension, sum(holders) AS table_rows,
+           max(holders) AS top, arg_max(level, holders) AS top_level
+    FROM shares GROUP BY world, source, table_title, dimension
+),
+foreign_levels AS (
+    SELECT s.*, t.table_rows, t.top, t.top_level
     FROM shares s
+    JOIN tables t ON t.world = s.world AND t.source = s.source AND t.table_title = s.table_title
+                 AND t.dimension = s.dimension
+    CROSS JOIN params
+    WHERE t.table_rows >= 4 AND s.holders < minority * t.table_rows AND t.top >= dominant * t.table_rows
 ),
 foreign_rows AS (
-    SELECT t.* FROM tops t, params
-    WHERE t.numbers >= 2 AND t.table_rows >= 4 AND t.holders < minority * t.table_rows
-      AND t.top >= dominant * t.table_rows
+    SELECT m.*, f.dimension, f.level, f.holders, f.table_rows, f.top, f.top_level,
+           concat_ws(' / ', m.msg_rate_printed, m.cpu_busy_pct_printed, m.cpu_ms_per_msg_printed)
+               AS printed_tuple
+    FROM dims d
+    JOIN foreign_levels f ON f.world = d.world AND f.source = d.source
+                         AND f.table_title = d.table_title AND f.dimension = d.dimension
+                         AND f.level = d.level
+    JOIN batch m ON m.world = d.world AND m.row_id = d.row_id
+    WHERE d.subject
+      AND (m.msg_rate_printed IS NOT NULL)::INT + (m.cpu_busy_pct_printed IS NOT NULL)::INT
+          + (m.cpu_ms_per_msg_printed IS NOT NULL)::INT >= 2
 ),
 repeats AS (
     SELECT f.*, o.source_line AS other_line, o.table_title AS other_table, o.row_id AS other_row,
@@ -63,4 +74,4 @@ SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact
            AS message,
        other_row AS related_row_id
 FROM repeats
-WHERE subject AND nth = 1
+WHERE nth = 1

@@ -10,7 +10,7 @@
 --   its trailing zeros (61.00, 1.70), since a report that strips them (ACE 11: 1.7 ms, 2 ms)
 --   prints fewer decimals by design. A column needs three other cells, a series two. The typo
 --   repair suggests the printing that matches the rest when one slip explains it.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
 cells AS (
     SELECT c.*,
@@ -30,15 +30,26 @@ cells AS (
     ) c
     WHERE c.printed IS NOT NULL
 ),
+mixed_columns AS (
+    -- the columns (table, metric, unit) whose cells print more than one number of decimals:
+    -- only in those can a cell, or a series, hold a stray; and how many of a column's cells
+    -- keep a trailing zero (the padding evidence is always the column's)
+    SELECT world, source, table_title, metric, unit, count_if(trailing_zero) AS column_zeros
+    FROM cells
+    GROUP BY world, source, table_title, metric, unit
+    HAVING min(decimals) < max(decimals)
+),
 keyed AS (
-    -- each cell with the keys of its two groups: its column (table, metric, unit) and its
-    -- series (the same test across sizes)
-    SELECT c.*,
+    -- each cell of those columns with the keys of its two groups: its column and its series
+    -- (the same test across sizes)
+    SELECT c.*, z.column_zeros,
            concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit) AS column_key,
            concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit, c.product,
                      c.product_version, c.platform, c.scenario, CAST(c.persistent AS VARCHAR),
                      c.config_key) AS series_key
     FROM cells c
+    JOIN mixed_columns z ON z.world = c.world AND z.source = c.source
+                        AND z.table_title = c.table_title AND z.metric = c.metric AND z.unit = c.unit
 ),
 tallies AS (
     -- how many cells of each group print each number of decimals (aggregated, not windowed
@@ -74,11 +85,6 @@ strays AS (
     JOIN tallies t ON t.grouping = g.grouping AND t.group_key = g.group_key
     GROUP BY g.grouping, g.group_key, g.min_others, g.members, g.usual, g.usual_cells
 ),
-column_zeros AS (
-    -- the padding evidence is always the column's
-    SELECT column_key, sum(CASE WHEN trailing_zero THEN 1 ELSE 0 END) AS column_zeros
-    FROM keyed GROUP BY column_key
-),
 placed AS (
     SELECT k.*, s.grouping, s.min_others, s.members, s.usual, s.usual_cells, s.above, s.below
     FROM keyed k JOIN strays s ON s.grouping = 'column' AND s.group_key = k.column_key
@@ -90,7 +96,6 @@ odd AS (
     SELECT p.*, CASE WHEN decimals > usual THEN 'more' ELSE 'fewer' END AS how,
            ROW_NUMBER() OVER (PARTITION BY world, row_id, metric ORDER BY grouping) AS nth
     FROM placed p
-    JOIN column_zeros z USING (column_key)
     CROSS JOIN params
     WHERE members - 1 >= min_others
       AND ((decimals > usual AND above <= greatest(1, stray * members))

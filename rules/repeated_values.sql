@@ -10,23 +10,47 @@
 --   between them at least log10(pairs of rows in the report) + MARGIN (2) significant
 --   digits: then fewer than one in a hundred such repeats is chance. Flagged on each later
 --   row, naming the earlier one.
-WITH batch AS (SELECT * FROM {batch}),
+WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 2 AS margin),
 sized AS (
-    SELECT b.*, count(*) OVER (PARTITION BY b.world, b.source) AS report_rows FROM batch b
+    SELECT world, source, count(*) AS report_rows FROM batch GROUP BY world, source
 ),
-tuples AS (
+printed AS (
     SELECT m.*,
            concat_ws(' / ', msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) AS printed_tuple,
            measurement_key AS row_key
-    FROM sized m, params
+    FROM batch m
     WHERE (msg_rate_printed IS NOT NULL)::INT + (cpu_busy_pct_printed IS NOT NULL)::INT
           + (cpu_ms_per_msg_printed IS NOT NULL)::INT >= 2
-      AND (SELECT sum(length(trim(ltrim(regexp_replace(split_part(p, ' ', 1), '[^0-9]', '', 'g'), '0'), '0')))
-           FROM (SELECT unnest(CASE WHEN m.cpu_busy_pct_printed IS NOT NULL
-                                    THEN [m.msg_rate_printed, m.cpu_busy_pct_printed]
-                                    ELSE [m.msg_rate_printed, m.cpu_ms_per_msg_printed] END) AS p))
-          >= log10(greatest(report_rows * (report_rows - 1) / 2, 1)) + margin
+),
+repeats AS (
+    -- numbers printed on more than one row of a report (a cheap count first: comparing the
+    -- rows' keys is for the few tuples that repeat)
+    SELECT world, source, printed_tuple
+    FROM printed
+    GROUP BY world, source, printed_tuple
+    HAVING count(*) > 1
+),
+shared AS (
+    -- ... under more than one key: only those rows can repeat (the significance of a tuple is
+    -- the same wherever it is printed, so it is judged after)
+    SELECT m.world, m.source, m.printed_tuple
+    FROM printed m
+    JOIN repeats r ON r.world = m.world AND r.source = m.source AND r.printed_tuple = m.printed_tuple
+    GROUP BY m.world, m.source, m.printed_tuple
+    HAVING min(m.row_key) < max(m.row_key)
+),
+tuples AS (
+    SELECT m.*, s.report_rows
+    FROM printed m
+    JOIN shared x ON x.world = m.world AND x.source = m.source AND x.printed_tuple = m.printed_tuple
+    JOIN sized s ON s.world = m.world AND s.source = m.source
+    CROSS JOIN params
+    WHERE COALESCE(length(trim(ltrim(regexp_replace(split_part(m.msg_rate_printed, ' ', 1), '[^0-9]', '', 'g'), '0'), '0')), 0)
+          + COALESCE(length(trim(ltrim(regexp_replace(split_part(
+                CASE WHEN m.cpu_busy_pct_printed IS NOT NULL THEN m.cpu_busy_pct_printed
+                     ELSE m.cpu_ms_per_msg_printed END, ' ', 1), '[^0-9]', '', 'g'), '0'), '0')), 0)
+          >= log10(greatest(s.report_rows * (s.report_rows - 1) / 2, 1)) + margin
 ), earlier AS (
     SELECT b.*, a.row_id AS earlier_row, a.source_line AS earlier_line, a.table_title AS earlier_table,
            a.scenario AS earlier_scenario, a.message_size_bytes AS earlier_size,

@@ -7,7 +7,11 @@ libraries (site/assets/vendor/), the downloads (site/downloads/) and the root in
 import os
 from pathlib import Path
 
-from perfwh.publish.site.output import finish_output
+from _perfwh_env import ensure_perfwh
+
+ensure_perfwh()
+
+from perfwh.publish.site.output import finish_output  # noqa: E402
 
 finish_output(Path(os.environ.get("QUARTO_PROJECT_OUTPUT_DIR", "site/_site")).resolve(),
               os.environ.get("PERFWH_DB"))

@@ -8,6 +8,10 @@ It generates what depends on which reports the warehouse holds, so that adding a
     (Quarto reads the project's configuration again after the pre-render step).
 Both are generated files (.gitignore); the warehouse is $PERFWH_DB, else the default.
 """
-from perfwh.publish.site.generate import write_report_pages
+from _perfwh_env import ensure_perfwh
+
+ensure_perfwh()
+
+from perfwh.publish.site.generate import write_report_pages  # noqa: E402
 
 write_report_pages()

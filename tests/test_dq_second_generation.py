@@ -19,6 +19,7 @@ from perfwh.quality.rules import load_rules
 from perfwh.quality.slips import KINDS, number_of, plant
 from perfwh.stages.check import check
 from perfwh.warehouse.query import rows_as_template
+from support.resubmit import check_resubmitted
 
 REPORTS = RAW_DIR / "reports"
 ACE11, ACE13 = "ace11-vs-iib10-docker-2019.txt", "ace13-openshift-2025.txt"
@@ -318,7 +319,7 @@ def test_clean_rows_resubmitted_stay_clean(wh, built_warehouse, tmp_path):
         path = tmp_path / f"clean-{source}.csv"
         with open(path, "w", newline="", encoding="utf-8") as handle:
             write_rows(rows, handle)
-        result = check(path, warehouse=built_warehouse)
+        result = check_resubmitted(path, built_warehouse, source)
         assert not result.errors, (source, [f["message"] for f in result.errors[:3]])
         rows_total += len(rows)
         warned += len({f["source_line"] for f in result.findings})

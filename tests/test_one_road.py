@@ -19,6 +19,7 @@ from perfwh.stages.add import AddError, add
 from perfwh.stages.check import SubmissionError, check, checked
 from perfwh.warehouse.query import rows_as_template
 from perfwh.warehouse.sources import load_manifest, sha256_of
+from support.resubmit import copy_refused
 
 ISO = dict(product="IIB", product_version="10.0.0.2", platform="xLinux", server_cores="8",
            scenario="ISO 8583 Transformation", message_size_bytes="1384", persistent="false",
@@ -59,6 +60,11 @@ def test_the_warehouses_own_rows_resubmitted_give_no_error(wh, built_warehouse, 
     for source in sources_of(wh):
         rows = clean_rows(wh, source)
         path = write(tmp_path / f"own-{source}.csv", rows)
+        if copy_refused(path, built_warehouse, source):
+            # every row the template carries, unchanged: a copy - refused, which says that each
+            # row found its twin; the rules still find no error in them as a revision
+            assert not check(path, warehouse=built_warehouse, revision_of=source).errors, source
+            continue
         with checked(path, warehouse=built_warehouse) as (result, scratch):
             assert not result.errors, (source, result.errors[:3])
             same = scratch.sql("""

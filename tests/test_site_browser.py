@@ -72,8 +72,9 @@ class Visit:
     """A browser page that records console errors, page errors, dialogs and every request, and
     lets only requests to the local server through."""
 
-    def __init__(self, browser, base: str, width: int = WIDTHS["desktop"]):
+    def __init__(self, browser, base: str, width: int = WIDTHS["desktop"], rewrite=None):
         self.base = base
+        self.rewrite = rewrite  # HTML text -> HTML text, applied to every page served
         self.host = urlsplit(base).netloc
         self.context = browser.new_context(viewport={"width": width, "height": 900})
         self.errors: list[str] = []
@@ -91,7 +92,11 @@ class Visit:
         url = route.request.url
         parts = urlsplit(url)
         if parts.scheme in ("http", "https") and parts.netloc == self.host:
-            route.continue_()
+            if self.rewrite and parts.path.endswith(".html"):
+                response = route.fetch()
+                route.fulfill(response=response, body=self.rewrite(response.text()))
+            else:
+                route.continue_()
         elif parts.scheme in ("data", "blob", "about"):
             route.continue_()
         else:
@@ -227,6 +232,34 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
         visit.close()
     assert drawn >= 7  # coverage, two comparisons, explorer, model accuracy, sizing, findings
     assert menus >= len(_page_paths(site.out))  # the Reports menu of every page
+
+
+# What Quarto's HTML post-processing does to a <figure> (it adds Bootstrap's class .figure,
+# which Bootstrap styles as an inline block), applied to the fallback's pages: the charts must
+# still fill their containers.
+BOOTSTRAP_FIGURE = "<style>.figure { display: inline-block; }</style>"
+
+
+def _as_quarto_styles_figures(html: str) -> str:
+    return (html.replace('<figure class="chart-figure"', '<figure class="chart-figure figure"')
+                .replace("</head>", BOOTSTRAP_FIGURE + "</head>", 1))
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_charts_fill_their_container_under_quartos_figure_class(site, browser, serve, device):
+    visit = Visit(browser, serve(site.out), WIDTHS[device], rewrite=_as_quarto_styles_figures)
+    measured = 0
+    try:
+        for path in _page_paths(site.out):
+            visit.open(path)
+            assert visit.layout_problems() == [], path
+            for fill in visit.page.evaluate("""() => Array.from(document.querySelectorAll('figure.figure'))
+                    .map(f => [f.getBoundingClientRect().width, f.parentElement.getBoundingClientRect().width])"""):
+                assert fill[0] >= fill[1] - 1, f"{path}: a chart's figure is {fill[0]} px in {fill[1]} px"
+                measured += 1
+    finally:
+        visit.close()
+    assert measured >= 7
 
 
 def _tooltip(page) -> dict[str, str]:

@@ -11,13 +11,34 @@ import logging
 import signal
 import sys
 
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED
+from perfwh.core.paths import NotAWarehouse
+
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, except that a usage error of a command asked for --json also says so on
+    stdout, as JSON: a script reading the output always gets valid JSON."""
+
+    def error(self, message: str):
+        if "--json" in sys.argv[1:] or "--json" in _ARGV:
+            print(json_error(f"{self.prog}: {message}", EXIT_USAGE))
+        super().error(message)
+
+
+_ARGV: list[str] = []  # the arguments main() parses (tests pass them, not sys.argv)
+
+
+def json_error(message: str, status: int) -> str:
+    from perfwh.core.values import dumps
+
+    return dumps({"error": message, "status": status}, indent=1)
 
 
 def make_parser() -> argparse.ArgumentParser:
     from . import build, models, publish, quality, sql
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="perfwh", description="perfwh: a data warehouse of IBM integration middleware performance reports")
     parser.add_argument("-v", "--verbose", action="store_true", help="log header variants and steps")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -53,6 +74,8 @@ def _interrupted(err: BaseException) -> bool:
 def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     command = "perfwh"
+    _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
+    args = None
     try:
         args = make_parser().parse_args(argv)
         command = f"perfwh {args.command}"
@@ -61,12 +84,18 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
         return EXIT_OK
+    except NotAWarehouse as err:  # --db (or $PERFWH_DB) names no warehouse: one line, no traceback
+        print(f"{command}: error: {err}", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json_error(str(err), EXIT_USAGE))
+        return EXIT_USAGE
     except BaseException as err:  # noqa: B902 - interruptions end with one line, not a traceback
         if not _interrupted(err):
             raise
         terminated = isinstance(err, Terminated) or signal.SIGTERM in _SIGNALLED
-        print(f"{command}: {'terminated' if terminated else 'interrupted'} "
-              "(what it writes lands whole or not at all)", file=sys.stderr)
+        writes = getattr(getattr(args, "func", None), "writes", True)
+        print(f"{command}: {'terminated' if terminated else 'interrupted'}"
+              + (" (what it writes lands whole or not at all)" if writes else ""), file=sys.stderr)
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from perfwh.core.paths import RAW_DIR, WAREHOUSE, warehouse_path
 
-from .common import add_db, add_memory_limit, add_no_wait, add_sources, add_spark_master
+from .common import (add_db, add_memory_limit, add_no_wait, add_sources, add_spark_master,
+                     warehouse_to_update)
 
 
 def _build(args) -> int:
@@ -31,7 +32,7 @@ def _findings(args) -> int:
     from perfwh.core.lock import LockBusy
     from perfwh.stages.build import BuildError, refresh_findings
 
-    db = warehouse_path(args.db)
+    db = warehouse_to_update(args.db)
     try:
         count = refresh_findings(db, rules=args.rules, parquet=not args.no_parquet,
                                  wait=not args.no_wait, spark_master=args.spark_master)
@@ -41,6 +42,22 @@ def _findings(args) -> int:
         return 1
     if not args.quiet:
         print(f"perfwh findings: {count} findings stored in {db}")
+    return 0
+
+
+def _recover(args) -> int:
+    from perfwh.core.commit import JOURNAL, recover
+    from perfwh.core.lock import writer_lock
+
+    folder = warehouse_path(args.db).resolve().parent
+    with writer_lock(folder, "recover", wait=not args.no_wait):
+        unfinished = (folder / JOURNAL).exists()
+        raw = args.sources.resolve().parent
+        removed = recover(folder, [folder, raw, raw / "submissions"])
+    if not args.quiet:
+        print(f"perfwh recover: {folder}: "
+              + ("finished the renames of a committed change" if unfinished else "nothing unfinished")
+              + f"; {len(removed)} leftover(s) of uncommitted runs removed")
     return 0
 
 
@@ -74,3 +91,14 @@ def register(sub) -> None:
     add_no_wait(p)
     add_db(p)
     p.set_defaults(func=_findings)
+
+    p = sub.add_parser("recover", help="finish or clean up what a killed writer left",
+                       description="Take the writer lock, finish the renames of a change a killed "
+                                   "writer had committed (its journal beside the warehouse), and "
+                                   "remove the staged files of runs that never committed. Every "
+                                   "writer does this first; `make` runs it when a journal is left.")
+    add_db(p)
+    add_sources(p)
+    add_no_wait(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="no output")
+    p.set_defaults(func=_recover)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from perfwh.core.paths import DB_ENV, SOURCES_FILE, WAREHOUSE
+from perfwh.core.paths import DB_ENV, SOURCES_FILE, WAREHOUSE, warehouse_path
 from perfwh.quality import DEFAULT_SPARK_MASTER
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
@@ -30,7 +30,7 @@ def add_memory_limit(parser: argparse.ArgumentParser) -> None:
     """--memory-limit: what DuckDB may hold in memory before it spills to disk."""
     from perfwh.warehouse.db import BUILD_MEMORY_LIMIT
 
-    parser.add_argument("--memory-limit", type=_memory_size, default=BUILD_MEMORY_LIMIT,
+    parser.add_argument("--memory-limit", type=memory_size, default=BUILD_MEMORY_LIMIT,
                         metavar="SIZE",
                         help="memory DuckDB may use before it spills to a folder beside the "
                              f"database, e.g. 256MB, 2GB (default {BUILD_MEMORY_LIMIT})")
@@ -50,7 +50,7 @@ def add_spark_master(parser: argparse.ArgumentParser) -> None:
                              f"{DEFAULT_SPARK_MASTER}, Spark on this machine; e.g. spark://host:7077)")
 
 
-def _memory_size(text: str) -> str:
+def memory_size(text: str) -> str:
     from perfwh.warehouse.query import QueryError, memory_bytes
 
     try:
@@ -58,3 +58,22 @@ def _memory_size(text: str) -> str:
     except QueryError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text.strip()
+
+
+def warehouse_to_read(db: Path | None) -> Path:
+    """The warehouse a reader (sql, check, size, template) opens: it must be one (else
+    NotAWarehouse, which `main` prints as one line), and a change a killed writer committed
+    but did not finish is finished first, so that the reader sees it whole."""
+    from perfwh.stages.writing import finish_abandoned
+    from perfwh.warehouse.db import require_warehouse
+
+    path = warehouse_path(db)
+    finish_abandoned(path)
+    return require_warehouse(path)
+
+
+def warehouse_to_update(db: Path | None) -> Path:
+    """The warehouse a later stage (findings, models) rewrites: it must be one already."""
+    from perfwh.warehouse.db import require_warehouse
+
+    return require_warehouse(warehouse_path(db))

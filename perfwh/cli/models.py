@@ -9,10 +9,9 @@ import argparse
 import math
 import sys
 
-from perfwh.core.paths import warehouse_path
 from perfwh.core.values import dumps
 
-from .common import add_db
+from .common import add_db, warehouse_to_read, warehouse_to_update
 
 
 def _models(args) -> int:
@@ -20,7 +19,7 @@ def _models(args) -> int:
     from perfwh.stages.models import build_models
 
     try:
-        summary = build_models(warehouse_path(args.db), parquet=not args.no_parquet)
+        summary = build_models(warehouse_to_update(args.db), parquet=not args.no_parquet)
     except BuildError as err:
         print(f"perfwh models: error: {err}", file=sys.stderr)
         print("perfwh models: the warehouse is unchanged", file=sys.stderr)
@@ -42,7 +41,8 @@ def _models(args) -> int:
     for scope, points, mdape, inside in summary.accuracy:
         print(f"  {scope:32s} {points or 0:4d} points  median abs. error {_pct(mdape)}  "
               f"inside 90 % interval {_pct(inside)}")
-    print(f"perfwh models: wrote model_fits, model_predictions, model_accuracy, model_unfitted to {warehouse_path(args.db)}")
+    print("perfwh models: wrote model_fits, model_predictions, model_accuracy, model_unfitted to "
+          f"{warehouse_to_update(args.db)}")
     return 0
 
 
@@ -53,6 +53,7 @@ def _pct(value) -> str:
 
 def _size(args) -> int:
     from models.sizing import SizeQuery, SizingError, render_text, size_in
+    from perfwh.warehouse.db import NotAWarehouse
 
     def refuse(message: str, status: int) -> int:
         if args.json:  # the output stays valid JSON, errors included
@@ -70,7 +71,9 @@ def _size(args) -> int:
                       persistent=args.persistent, report=args.report, utilisation=args.utilisation,
                       allow_flagged=args.allow_flagged)
     try:
-        answer = size_in(warehouse_path(args.db), query)
+        answer = size_in(warehouse_to_read(args.db), query)
+    except NotAWarehouse as err:
+        return refuse(str(err), 2)
     except SizingError as err:
         return refuse(str(err), err.status)
     if args.json:
@@ -105,6 +108,9 @@ def _rate(text: str) -> float:
             f"most {MAX_RATE:.0e}")
     return value
 
+
+# Readers: an interruption has nothing to undo (main's message says so).
+_size.writes = False
 
 def register(sub) -> None:
     p = sub.add_parser(

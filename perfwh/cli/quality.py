@@ -6,7 +6,7 @@ from pathlib import Path
 
 from perfwh.core.paths import warehouse_path
 
-from .common import add_db, add_engine, add_memory_limit, add_no_wait, add_sources
+from .common import add_db, add_engine, add_memory_limit, add_no_wait, add_sources, warehouse_to_read
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -40,7 +40,7 @@ def _check(args) -> int:
     from perfwh.stages.check import OutOfMemory, SubmissionError, checked
 
     try:
-        with checked(args.path, warehouse=warehouse_path(args.db), sources_file=args.sources,
+        with checked(args.path, warehouse=warehouse_to_read(args.db), sources_file=args.sources,
                      revision_of=args.revision_of, memory_limit=args.memory_limit,
                      engine=args.engine, spark_master=args.spark_master, collect=False,
                      fit_limit=args.fit_limit) as (result, con):
@@ -51,6 +51,10 @@ def _check(args) -> int:
         verb = ("cannot check" if isinstance(err, OutOfMemory) else "cannot read the submission"
                 if err.status == EXIT_UNREADABLE else "refused")
         print(f"perfwh check: {verb}: {err}", file=sys.stderr)
+        if args.json and args.out is None:  # stdout stays valid JSON, errors included
+            from perfwh.core.values import dumps
+
+            print(dumps({"error": f"{verb}: {err}", "status": err.status}, indent=1))
         return err.status
     print(f"perfwh check: {result.rows} rows, {result.error_count} errors, "
           f"{result.warning_count} warnings", file=sys.stderr)
@@ -152,7 +156,7 @@ def _template(args) -> int:
     from perfwh.warehouse.query import QueryError, connect_read_only, rows_as_template
 
     try:
-        con = connect_read_only(warehouse_path(args.db))
+        con = connect_read_only(warehouse_to_read(args.db))
     except QueryError as err:
         print(f"perfwh template: {err}", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -172,6 +176,11 @@ def add_revision_of(parser) -> None:
                         help="the filed source (file name) this submission replaces: it is "
                              "retired, not deleted, and its numbers leave the facts")
 
+
+# Readers: an interruption has nothing to undo (main's message says so).
+_check.writes = False
+_rules.writes = False
+_template.writes = False
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="run every data-quality rule on submitted results",

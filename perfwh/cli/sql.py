@@ -3,24 +3,22 @@ from __future__ import annotations
 
 import sys
 
-from perfwh.core.paths import warehouse_path
-
 from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT
 
-from .common import EXIT_USAGE, add_db
+from .common import EXIT_USAGE, add_db, memory_size, warehouse_to_read
 
 
 def _sql(args) -> int:
     from perfwh.warehouse.query import (QueryError, cap_process_memory, query, write_csv,
                                         write_json, write_table)
 
-    if not args.query.strip():
+    if not _statements(args.query):
         print("perfwh sql: the query is empty; usage: perfwh sql \"SELECT ...\" "
               "(see `perfwh sql --help`)", file=sys.stderr)
         return EXIT_USAGE
     try:
         cap_process_memory(args.memory_limit)
-        result = query(warehouse_path(args.db), args.query, timeout=args.timeout,
+        result = query(warehouse_to_read(args.db), args.query, timeout=args.timeout,
                        memory_limit=args.memory_limit, rendered=not args.json)
     except QueryError as err:
         print(f"perfwh sql: error: {err}", file=sys.stderr)
@@ -28,6 +26,16 @@ def _sql(args) -> int:
     writer = write_csv if args.csv else write_json if args.json else write_table
     writer(result, sys.stdout)
     return 0
+
+
+def _statements(text: str) -> list:
+    """The SQL statements in ``text`` (none for blanks, a lone ';' or only comments)."""
+    import duckdb
+
+    try:
+        return duckdb.extract_statements(text)
+    except duckdb.Error:  # a syntax error: the query itself will say where
+        return [text]
 
 
 def _seconds(text: str) -> float:
@@ -42,6 +50,9 @@ def _seconds(text: str) -> float:
     return value
 
 
+# Readers: an interruption has nothing to undo (main's message says so).
+_sql.writes = False
+
 def register(sub) -> None:
     p = sub.add_parser("sql", help="run a read-only SQL query on the warehouse")
     p.add_argument("query", help="SQL text, e.g. \"SELECT * FROM measurements LIMIT 5\"")
@@ -51,7 +62,7 @@ def register(sub) -> None:
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="stop the query after this many seconds (default: no limit; Ctrl-C "
                         "stops it at any time)")
-    p.add_argument("--memory-limit", default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
+    p.add_argument("--memory-limit", type=memory_size, default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
                    help=f"memory the query may use, e.g. 500MB, 4GB (default {DEFAULT_MEMORY_LIMIT})")
     add_db(p)
     p.set_defaults(func=_sql)

@@ -13,10 +13,14 @@ one run or the other left them, never between.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
+import sys
+import threading
 from pathlib import Path
 
 from .files import temporary_path, write_text_atomic
@@ -61,12 +65,18 @@ class Transaction:
         if missing:
             raise FileNotFoundError("nothing was staged at " + ", ".join(missing))
         self.journal.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(self.journal, json.dumps(
-            [[str(s), str(t)] for s, t in self.pairs], indent=1))
-        # Past the commit point: from here an interruption must leave the staged files for
-        # the next writer to roll forward, never remove them.
-        self.committed = True
-        roll_forward(self.journal)
+        # Ctrl-C and SIGTERM wait until the renames are done: a change that passed its commit
+        # point lands now, not at the next writer (only SIGKILL leaves that to `recover`).
+        with _signals_deferred() as deferred:
+            write_text_atomic(self.journal, json.dumps(
+                [[str(s), str(t)] for s, t in self.pairs], indent=1))
+            # Past the commit point: from here an interruption must leave the staged files
+            # for the next writer to roll forward, never remove them.
+            self.committed = True
+            roll_forward(self.journal)
+        if deferred:
+            print(f"perfwh: {signal.Signals(deferred[0]).name} came during the commit; the change "
+                  "was committed whole before stopping", file=sys.stderr, flush=True)
 
     def abort(self) -> None:
         """Remove what was staged - unless the journal exists: then the commit point was
@@ -83,6 +93,24 @@ class Transaction:
     def __exit__(self, *exc) -> None:
         if not self.committed:
             self.abort()
+
+
+@contextlib.contextmanager
+def _signals_deferred():
+    """For the block, SIGINT and SIGTERM are noted (yielded list) instead of acted on; the
+    handlers in force before are restored afterwards. (Only the main thread can set handlers:
+    elsewhere the block runs as it is.)"""
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    wanted = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in wanted}
+    try:
+        yield noted
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def roll_forward(journal: Path) -> None:

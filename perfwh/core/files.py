@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import tempfile
 from pathlib import Path
 
 
@@ -16,6 +18,23 @@ def temporary_path(target: Path, suffix: str = "") -> Path:
     """A name beside ``target`` for staging its replacement: .NAME.tmp-PID[suffix]."""
     target = Path(target)
     return target.with_name(f".{target.name}.tmp-{os.getpid()}{suffix}")
+
+
+# The longest name a file system here takes (ext4, XFS, tmpfs: 255 bytes), and the most a
+# staged name (`temporary_path`: a dot, ".tmp-", a process id of up to seven digits and a
+# suffix) adds to a target's.
+NAME_MAX = 255
+STAGED_NAME_EXTRA = 24
+
+
+def longest_name_problem(names: dict[str, str]) -> str | None:
+    """The first of ``names`` (what it is -> the name) longer than NAME_MAX bytes, as a
+    message; None when every one fits."""
+    for what, name in names.items():
+        size = len(name.encode("utf-8"))
+        if size > NAME_MAX:
+            return f"{what} would be {size} bytes long, more than the {NAME_MAX} a file name may have"
+    return None
 
 
 def replace_directory(new: Path, target: Path) -> None:
@@ -73,3 +92,27 @@ def remove_database(path: Path) -> None:
 def remove_database_wal(path: Path) -> None:
     """The write-ahead log DuckDB leaves beside a database file (empty once it is closed)."""
     Path(str(path) + ".wal").unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def scratch_directory(kind: str):
+    """A new folder under the system's temporary directory, perfwh-KIND-PID-RANDOM, removed
+    when the block ends. A process killed by SIGKILL cannot remove its own: folders of the
+    same kind whose process no longer runs are removed first."""
+    prefix = f"perfwh-{kind}-"
+    for old in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        match = re.fullmatch(re.escape(prefix) + r"(\d+)-[^-]+", old.name)
+        if match and not _running(int(match.group(1))):
+            shutil.rmtree(old, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-") as folder:
+        yield Path(folder)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

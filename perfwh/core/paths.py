@@ -40,3 +40,8 @@ def warehouse_env(db: os.PathLike | str):
             os.environ.pop(DB_ENV, None)
         else:
             os.environ[DB_ENV] = old
+
+
+class NotAWarehouse(RuntimeError):
+    """A path given as the warehouse (--db, $PERFWH_DB) that is not one; the message says what
+    it is instead and what to do (`perfwh.warehouse.db.require_warehouse`)."""

@@ -71,6 +71,8 @@ def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = 
     HTML pages written."""
     if not available(node_modules):
         raise DataDocsError(f"{node_modules}: the Data Docs' libraries are not installed (run `make install`)")
+    # a folder from an earlier publication (a re-render into the same output) is replaced
+    shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target)
     used = set()
     pages = sorted(target.rglob("*.html"))
@@ -90,12 +92,22 @@ def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = 
     return pages
 
 
+def _missing_local(url: str, page: Path, root: Path) -> bool:
+    """A relative address (no scheme, not a fragment) of a file that is not in the Data Docs."""
+    if not url or re.match(r"^([a-z][a-z0-9+.-]*:|//|#)", url, re.IGNORECASE):
+        return False
+    path = (page.parent / url.split("#", 1)[0].split("?", 1)[0]).resolve()
+    return not path.exists()
+
+
 def _localised(html: str, page: Path, root: Path, vega_bundle: Path, used: set) -> str:
     seen_vega = []
 
     def tag(match: re.Match) -> str:
         attrs = match.group("attrs")
         url = next((m.group("url") for m in _URL_ATTR.finditer(attrs)), None)
+        if url is not None and _missing_local(url, page, root):
+            return ""  # a link to a file GX did not write (its favicon): a request that fails
         if url is None or not re.match(r"^(https?:)?//", url):
             return match.group(0)
         local = next((path for prefix, path in LOCAL.items() if url.startswith(prefix)), None)

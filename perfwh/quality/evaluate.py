@@ -50,11 +50,22 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
         raise RuleError(f"unknown rules engine {engine!r}, expected one of {', '.join(ENGINES)}")
     after_models = [r for r in rules if r.reads_models]
     fitted = fit_models is not None and bool(after_models)
+    if engine == "duckdb":
+        # one materialisation of the interface for both passes and the repair (the fit
+        # between them changes no relation the rules read but dq_predictions)
+        with materialised(con):
+            if fitted:
+                _first_pass(con, rules, fit_models)
+                for rule in after_models:
+                    store_rule(con, rule)
+            else:
+                store_rules(con, rules)
+            if repair:
+                suggest_stored(con, rules)
+        return con
     if fitted:
         with materialised(con):
-            store_rules(con, [r for r in rules if not r.reads_models])
-        write_findings(con, rules)
-        fit_models(con)
+            _first_pass(con, rules, fit_models)
     if engine == "gx":
         from .gx import findings_in_subprocess
 
@@ -68,7 +79,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
         con = duckdb.connect(str(db_path), config=config)
         create_found(con)
         store_findings(con, findings)
-    elif engine == "spark":
+    else:
         from perfwh.warehouse.lake import write_lake
 
         from .spark import store_spark_findings
@@ -77,13 +88,16 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
             raise RuleError("Spark reads the warehouse's Parquet lake: no folder was given for it")
         write_lake(con, lake)
         store_spark_findings(con, rules, lake, spark_master)
-    with materialised(con):
-        if engine == "duckdb":
-            if fitted:
-                for rule in after_models:
-                    store_rule(con, rule)
-            else:
-                store_rules(con, rules)
-        if repair:
+    if repair:
+        with materialised(con):
             suggest_stored(con, rules)
     return con
+
+
+def _first_pass(con: duckdb.DuckDBPyConnection, rules: list[Rule],
+                fit_models: Callable[[duckdb.DuckDBPyConnection], object]) -> None:
+    """The rules that do not read the models' predictions, their findings written to
+    dq_findings (the fit leaves the points they flag out), then the fit."""
+    store_rules(con, [r for r in rules if not r.reads_models])
+    write_findings(con, rules)
+    fit_models(con)

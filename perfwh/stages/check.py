@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +32,14 @@ import duckdb
 from ingest import families, submission
 from ingest.reader import read_lines
 from ingest.records import ParseError
+from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
-from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, connect_bounded, remove_spill,
-                                 run)
+from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
+                                 connect_bounded, remove_spill, require_warehouse, run)
 from perfwh.warehouse.inputs import check_keys
+from perfwh.warehouse.lake import hive_escape
 from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
                                    create_warehouse)
 from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
@@ -118,7 +119,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     if scratch is None:
         if keep:
             raise ValueError("check(keep=True) needs the caller's scratch file; use checked()")
-        with tempfile.TemporaryDirectory(prefix="perfwh-check-") as folder:
+        with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
                          today, False, revision_of, memory_limit, engine, spark_master, collect, fit_all,
                          fit_limit)
@@ -172,7 +173,7 @@ def checked(path: Path, **options):
     """`check` with its scratch database kept open for the block, to stream the findings from
     it or query it: yields (result, connection); the scratch (a file in a temporary folder,
     its spill folder beside it) is closed and removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="perfwh-check-") as folder:
+    with scratch_directory("check") as folder:
         result, con = check(path, scratch=Path(folder) / "scratch.duckdb", keep=True, **options)
         try:
             yield result, con
@@ -198,7 +199,7 @@ def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, re
     try:
         if engine != "spark":
             return evaluate(con, engine, rules, repair=repair, fit_models=fit_models)
-        with tempfile.TemporaryDirectory(prefix="perfwh-check-lake-") as folder:
+        with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
                             repair=repair, fit_models=fit_models)
     except RuleError as err:
@@ -216,43 +217,57 @@ def _require_file(path: Path) -> None:
 
 
 def _require_warehouse(warehouse: Path) -> None:
-    if not warehouse.exists():
-        raise SubmissionError(f"{warehouse}: no warehouse there (--db must name an existing "
-                              "warehouse; run `make` or `perfwh build` to create one)")
-    if warehouse.is_dir():
-        raise SubmissionError(f"{warehouse}: is a directory, not a DuckDB warehouse")
-    with open(warehouse, "rb") as handle:
-        head = handle.read(16)
-    if head[8:12] != b"DUCK":
-        raise SubmissionError(f"{warehouse}: not a DuckDB database (--db must name a warehouse "
-                              "built by `perfwh build`)")
+    try:
+        require_warehouse(warehouse)
+    except NotAWarehouse as err:
+        raise SubmissionError(str(err)) from None
 
 
-def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str]]:
-    """source -> (filing order, sha256) of every source the warehouse holds."""
+def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str, str | None]]:
+    """source -> (filing order, sha256, the source that replaced it if it is retired) of every
+    source the warehouse holds."""
     if warehouse is None:
         return {}
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        return {s: (o, h) for s, o, h in run(con, "SELECT source, filed_order, sha256 FROM raw_reports")}
+        return {s: (o, h, r) for s, o, h, r in run(
+            con, "SELECT source, filed_order, sha256, retired_by FROM raw_reports")}
     except duckdb.Error as err:
         raise SubmissionError(f"{warehouse}: not a perfwh warehouse ({str(err).splitlines()[0]})") from None
     finally:
         con.close()
 
 
+def _filed_as(name: str, filed: dict[str, tuple[int, str, str | None]]) -> str:
+    retired_by = filed[name][2]
+    return (f"{name}, which was filed and later retired (replaced by {retired_by}; a retired "
+            "source stays on file)") if retired_by else f"{name}, which is already filed"
+
+
+def refuse_unfileable_name(path: Path) -> None:
+    """A name the filing could not write: its raw file's staged copy, or the lake's folder for
+    the source (Hive escaping makes ':' and '#' three bytes each), too long for the disk."""
+    problem = longest_name_problem({
+        "the staged copy of the raw file": "." + path.name + "x" * STAGED_NAME_EXTRA,
+        "the Parquet lake's folder for it": "source=" + hive_escape(path.name)})
+    if problem:
+        raise SubmissionError(f"{path}: the file name cannot be filed as it is: {problem}; "
+                              "give the file a shorter name")
+
+
 def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str | None) -> None:
     """A file already filed - under its name, or the same bytes under another - is refused;
     a revision must name a filed source."""
     digest = sha256_of(path)
-    twin = sorted(s for s, (_o, h) in filed.items() if h == digest)
+    twin = sorted(s for s, (_o, h, _r) in filed.items() if h == digest)
     if twin:
-        raise SubmissionError(f"{path}: the same bytes as {twin[0]}, which is already filed "
+        raise SubmissionError(f"{path}: the same bytes as {_filed_as(twin[0], filed)} "
                               f"(sha256 {digest[:16]}...): nothing new to check or add")
     if path.name in filed:
-        raise SubmissionError(f"{path}: a source named {path.name} is already filed with other "
-                              "contents; give the submission a name of its own (to replace that "
-                              f"source, rename the file and pass --revision-of {path.name})")
+        raise SubmissionError(f"{path}: a source named {path.name} is on file with other contents "
+                              f"({_filed_as(path.name, filed)}); give the submission a name of "
+                              f"its own (to replace that source, rename the file and pass "
+                              f"--revision-of {path.name})")
     if revision_of is not None and revision_of not in filed:
         raise SubmissionError(f"--revision-of {revision_of}: no filed source has that name "
                               "(see `perfwh sql \"SELECT source FROM dim_report\"`)")
@@ -266,23 +281,28 @@ _FACT_KEY = """concat_ws('|', product, product_version, platform, scenario, mess
 
 
 def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """A submission whose numbers are exactly those of a filed source (same keys, same
-    values, however the file is laid out) is a copy of it: refused, naming it."""
+    """A submission whose numbers are exactly those a filed source prints of the same metrics
+    (same keys, same values, however the file is laid out) is a copy of it: refused, naming it.
+    Only the submission's metrics are compared: the template cannot carry a report's power
+    readings or latencies, so a copy of a report's rows lacks them."""
+    compared = f"""
+        SELECT {_FACT_KEY} AS k FROM metric_values
+        WHERE source = ? AND metric IN (SELECT metric FROM metric_values WHERE source = ?)"""
     twins = run(con, f"""
-        WITH keyed AS (SELECT source, {_FACT_KEY} AS k FROM metric_values),
+        WITH mine AS (SELECT DISTINCT metric FROM metric_values WHERE source = ?),
+             keyed AS (SELECT source, {_FACT_KEY} AS k FROM metric_values
+                       WHERE metric IN (SELECT metric FROM mine)),
              sums AS (SELECT source, count(*) AS n, sum(hash(k)) AS h FROM keyed GROUP BY source)
         SELECT o.source FROM sums o JOIN sums s ON s.source = ? AND o.source <> s.source
                                                AND o.n = s.n AND o.h = s.h
-        ORDER BY o.source""", [name])
+        ORDER BY o.source""", [name, name])
     for (other,) in twins:
         differ = run(con, f"""
             SELECT count(*) FROM (
-                (SELECT {_FACT_KEY} FROM metric_values WHERE source = ?
-                 EXCEPT ALL SELECT {_FACT_KEY} FROM metric_values WHERE source = ?)
+                ({compared} EXCEPT ALL {compared})
                 UNION ALL
-                (SELECT {_FACT_KEY} FROM metric_values WHERE source = ?
-                 EXCEPT ALL SELECT {_FACT_KEY} FROM metric_values WHERE source = ?))""",
-                     [name, other, other, name])[0][0]
+                ({compared} EXCEPT ALL {compared}))""",
+                     [name, name, other, name, other, name, name, name])[0][0]
         if differ == 0:
             raise SubmissionError(f"{name}: the same measurements (keys and numbers) as {other}, "
                                   f"which is already filed; to replace {other} by it, pass "
@@ -294,8 +314,9 @@ def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
     """The submitted file as the build would read it once filed: a CSV for the submission
     reader, or a report parsed by its family's parser under a borrowed manifest entry."""
     filed = filed_sources(warehouse)
+    refuse_unfileable_name(path)
     refuse_filed(path, filed, revision_of)
-    order = max((o for o, _h in filed.values()), default=0) + 1
+    order = max((o for o, _h, _r in filed.values()), default=0) + 1
     if submission.looks_like_submission(path):
         try:
             fmt = submission.sniff(path)

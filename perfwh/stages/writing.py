@@ -10,9 +10,9 @@ from pathlib import Path
 
 import duckdb
 
-from perfwh.core.commit import Transaction, recover
+from perfwh.core.commit import JOURNAL, Transaction, recover
 from perfwh.core.files import remove_database_wal
-from perfwh.core.lock import writer_lock
+from perfwh.core.lock import LockBusy, writer_lock
 from perfwh.core.paths import WAREHOUSE
 from perfwh.warehouse.db import connect_bounded, remove_spill
 from perfwh.warehouse.lake import write_lake
@@ -37,6 +37,21 @@ def writing(warehouse: Path, command: str, *, wait: bool = True, also: tuple[Pat
         recover(folder, [folder, *also])
         with Transaction(folder) as transaction:
             yield transaction
+
+
+def finish_abandoned(warehouse: Path) -> bool:
+    """For a reader: if a writer was killed past its commit point (its journal is still beside
+    the warehouse) and no writer holds the lock now, finish its renames, so that the reader
+    sees the change whole. Returns whether it did. A running writer is left alone."""
+    folder = Path(warehouse).resolve().parent
+    if not (folder / JOURNAL).exists():
+        return False
+    try:
+        with writer_lock(folder, "recover", wait=False):
+            recover(folder, [folder])
+    except LockBusy:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

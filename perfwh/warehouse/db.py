@@ -9,6 +9,8 @@ from pathlib import Path
 
 import duckdb
 
+from perfwh.core.paths import NotAWarehouse
+
 # What DuckDB may hold in memory while a stage builds a warehouse and runs the rules on it
 # (`perfwh build`, `check`, `add`, `findings`); beyond it, sorts, joins, windows and temporary
 # tables spill to a folder beside the database. With Python and the libraries, a process
@@ -19,6 +21,40 @@ BUILD_MEMORY_LIMIT = "512MB"
 # fitting takes about 10 ms a series, so this bounds it to seconds (a report has 20 to 80
 # series, the five reports 209 together); `perfwh add` fits every series whatever the number.
 CHECK_FIT_LIMIT = 2000
+
+
+# Every warehouse built by `perfwh build` has this view (the analyst contract).
+CONTRACT_VIEW = "measurements"
+
+
+def require_warehouse(path: Path) -> Path:
+    """``path`` if it is a warehouse built by `perfwh build`, else NotAWarehouse saying why."""
+    path = Path(path)
+    if not path.exists():
+        raise NotAWarehouse(f"{path}: no warehouse there (--db must name an existing warehouse; "
+                            "run `make` or `perfwh build` to create one)")
+    if path.is_dir():
+        raise NotAWarehouse(f"{path}: is a directory, not a DuckDB warehouse")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(16)
+    except OSError as err:
+        raise NotAWarehouse(f"{path}: cannot be read ({err.strerror})") from None
+    if head[8:12] != b"DUCK":
+        raise NotAWarehouse(f"{path}: not a DuckDB database (--db must name a warehouse built "
+                            "by `perfwh build`)")
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as err:
+        raise NotAWarehouse(f"{path}: cannot be opened as a DuckDB database "
+                            f"({str(err).splitlines()[0]})") from None
+    try:
+        if not has_relation(con, CONTRACT_VIEW):
+            raise NotAWarehouse(f"{path}: a DuckDB database, but not a perfwh warehouse (it has no "
+                                f"view {CONTRACT_VIEW}; build one with `perfwh build`)")
+    finally:
+        con.close()
+    return path
 
 
 def spill_directory(database: Path | None) -> Path:

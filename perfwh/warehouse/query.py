@@ -31,7 +31,10 @@ def memory_bytes(text: str) -> int:
     match = _SIZE.match(text)
     if not match:
         raise QueryError(f"{text!r} is not a memory size (expected e.g. 500MB, 1GB, 2GiB)")
-    return int(float(match.group(1)) * _UNIT[(match.group(2) or "B").upper()])
+    size = int(float(match.group(1)) * _UNIT[(match.group(2) or "B").upper()])
+    if size < _UNIT["MB"]:
+        raise QueryError(f"{text!r}: a memory size of at least 1MB is needed (e.g. 500MB, 1GB)")
+    return size
 
 
 def cap_process_memory(limit: str) -> None:

@@ -190,3 +190,11 @@ def number_cell(facts: list[dict]) -> Html:
                              class_=f"flag flag-{anchor_id(flag['severity'])}",
                              title=f"{flag['severity']}: {flag['rule']} (finding {flag['finding_id']})"))
     return join(parts, " ")
+
+
+def fitted_log_scale():
+    """A log scale whose domain is the extent of the data it shows (after the chart's filters),
+    not rounded out to whole decades, with a little room at each end for the points."""
+    import altair as alt
+
+    return alt.Scale(type="log", nice=False, padding=12)

@@ -7,7 +7,7 @@ from collections import Counter
 from ingest.vocabulary import config_label, persistence_label, size_label
 from perfwh.publish.html import Html, chart, note, plain
 
-from .common import ALL, query
+from .common import ALL, fitted_log_scale, query
 
 FILTERS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scenario"),
            ("persistence", "Persistence"), ("configuration", "Configuration")]
@@ -75,7 +75,7 @@ def explorer_chart(rows: list[dict] | None = None) -> Html:
                alt.Tooltip("size_label:N", title="size"), alt.Tooltip("rate_printed:N", title="rate (printed)"),
                alt.Tooltip("cost_printed:N", title="CPU/msg (printed)"),
                alt.Tooltip("cpu_printed:N", title="%CPU (printed)"), alt.Tooltip("where:N", title="source line")]
-    x = alt.X("size:Q", scale=alt.Scale(type="log"), title="Message size (bytes, log scale)",
+    x = alt.X("size:Q", scale=fitted_log_scale(), title="Message size (bytes, log scale)",
               axis=alt.Axis(format="~s"))
     color = alt.Color("group:N", title="Product \u00b7 platform", legend=alt.Legend(orient="bottom", columns=3))
 
@@ -84,7 +84,7 @@ def explorer_chart(rows: list[dict] | None = None) -> Html:
                 .transform_filter(" && ".join(tests))
                 .transform_filter(f"isValid(datum.{field}) && datum.{field} > 0")
                 .mark_line(point=True, strokeWidth=1.5, opacity=0.85)
-                .encode(x=x, y=alt.Y(f"{field}:Q", scale=alt.Scale(type="log"), title=title),
+                .encode(x=x, y=alt.Y(f"{field}:Q", scale=fitted_log_scale(), title=title),
                         color=color, detail="series:N", tooltip=tooltip)
                 .properties(width=460, height=380))
 

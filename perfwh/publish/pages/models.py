@@ -6,7 +6,7 @@ from typing import Any
 from ingest.vocabulary import size_label
 from perfwh.publish.html import Html, chart, link, note, plain, table, tag
 
-from .common import family_of, has, query, report_href
+from .common import family_of, fitted_log_scale, has, query, report_href
 
 MISSING = ("The model tables (model_fits, model_predictions) are not built in this warehouse: "
            "run `make` (or `perfwh models`) to fit them, then rebuild the site.")
@@ -187,7 +187,7 @@ def sizing_chart() -> Html:
                                                                          name="Target msgs/s "))
     p_util = alt.param(name="s_util", value=0.8, bind=alt.binding_range(min=0.3, max=1.0, step=0.05,
                                                                          name="CPU utilisation "))
-    x = alt.X("size:Q", scale=alt.Scale(type="log"), title="Message size (bytes, log)", axis=alt.Axis(format="~s"))
+    x = alt.X("size:Q", scale=fitted_log_scale(), title="Message size (bytes, log)", axis=alt.Axis(format="~s"))
     y_title = "Cores needed"
     pts = (alt.Chart(alt.Data(values=points)).transform_filter("datum.series == s_series")
            .transform_calculate(cores="s_rate * datum.observed / 1000 / s_util",

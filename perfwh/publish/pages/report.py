@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ingest import submission
 from ingest.reader import read_lines
 from ingest.vocabulary import config_label, kind_label, persistence_label
 from perfwh.core.paths import RAW_DIR
@@ -126,7 +127,7 @@ def _source_text(rep: dict, data_lines: set[int]) -> Html:
     matches = sorted(p for p in RAW_DIR.rglob("*") if p.name == rep["source"]) if RAW_DIR.exists() else []
     if not matches:
         return note(f"The source file {rep['source']} is not in {RAW_DIR.name}/, so its text is not shown.")
-    lines = read_lines(matches[0])
+    lines = submission.lines_of(matches[0]) if rep["family"] == submission.FAMILY else read_lines(matches[0])
     out = ['<pre class="source-text">']
     for ln in lines:
         anchor = src_anchor(rep["source"], ln.number)

@@ -1,0 +1,247 @@
+"""The submission road at its edges, as new users met them: files Excel and old Macs write,
+names the disk or make cannot take, copies of reports' rows, warehouses that are not one,
+scripts that read --json, and a writer stopped at its commit point."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import submission
+from perfwh.core.commit import JOURNAL, Transaction
+from perfwh.core.files import scratch_directory
+from test_reliability import PERFWH, box, perfwh, submission as three_sizes  # noqa: F401 - the fixture
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- files --------------------------------------------------------------------------------
+
+def test_old_mac_line_endings_are_refused_saying_so(box):
+    path = box["tmp"] / "mac.csv"
+    path.write_bytes(three_sizes(box["tmp"] / "plain.csv", "mac box").read_bytes().replace(b"\n", b"\r"))
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 2, done.stderr
+        assert "carriage return" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_utf32_is_read_with_a_note(box):
+    text = three_sizes(box["tmp"] / "plain.csv", "UTF-32 box").read_text(encoding="utf-8")
+    path = box["tmp"] / "u32.csv"
+    path.write_bytes(text.encode("utf-32"))
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0 and "UTF-32" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-16"])
+def test_a_submission_reads_back_as_text_in_its_own_encoding(tmp_path, encoding):
+    """The site shows a filed submission's text: read as it was filed, not as UTF-8."""
+    text = three_sizes(tmp_path / "plain.csv", "Zürich lab").read_text(encoding="utf-8")
+    path = tmp_path / f"{encoding}.csv"
+    path.write_bytes(text.encode(encoding))
+    lines = submission.lines_of(path)
+    assert [line.text for line in lines] == text.splitlines()
+    assert lines[1].number == 2
+
+
+def test_column_names_and_kinds_in_any_documented_spelling(box):
+    lines = three_sizes(box["tmp"] / "plain.csv", "spelling box").read_text().splitlines()
+    header = lines[0].replace("product,product_version", "Product, Product_Version ")
+    rows = [r.replace(",flow_copies,,", ",Flow Copies,,") for r in lines[1:]]
+    path = box["tmp"] / "spelled.csv"
+    path.write_text("\n".join([header] + rows) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+def test_an_unknown_kind_is_one_error_naming_the_allowed_kinds(box):
+    lines = three_sizes(box["tmp"] / "plain.csv", "kind box").read_text().splitlines()
+    path = box["tmp"] / "kind.csv"
+    path.write_text("\n".join([lines[0], lines[1].replace(",flow_copies,,", ",pods,Medium,")]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 1
+    errors = [line for line in done.stdout.splitlines() if " error " in line]
+    assert len(errors) == 1 and "concurrency_kind" in errors[0] and "tshirt" in errors[0], errors
+
+
+@pytest.mark.parametrize("cell, says", [("-5", "out of range"), ("1e999", "out of range"),
+                                        ("1e3", "not a number as a report prints one")])
+def test_numbers_a_report_would_not_print_say_why(box, cell, says):
+    lines = three_sizes(box["tmp"] / "plain.csv", "range box").read_text().splitlines()
+    path = box["tmp"] / "range.csv"
+    path.write_text("\n".join([lines[0], lines[1].replace("2864.4", cell)]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 1 and f"msg_rate is {says}" in done.stdout, done.stdout
+
+
+# -- names --------------------------------------------------------------------------------
+
+def test_a_name_too_long_to_file_is_refused_by_check_and_add_alike(box):
+    path = three_sizes(box["tmp"] / ("#" * 84 + ".csv"), "long name box")
+    before = sorted(p.name for p in (box["raw"]).rglob("*"))
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 2 and "shorter name" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in (box["raw"]).rglob("*")) == before
+
+
+def test_make_takes_raw_file_names_it_cannot_list(tmp_path):
+    """`make` decides what is stale from data/raw, where a filed submission's name may hold
+    spaces, ':' or '#' - names make cannot take as prerequisites."""
+    work = tmp_path / "tree"
+    shutil.copytree(ROOT, work, ignore=shutil.ignore_patterns(".venv", "data", ".git", "*_site*"))
+    shutil.copytree(ROOT / "data" / "raw", work / "data" / "raw")
+    stamps = work / "data" / "curated" / ".stamps"
+    stamps.mkdir(parents=True)
+    venv = work / ".venv"
+    venv.mkdir()
+    made = [venv / ".installed"] + [stamps / s for s in ("warehouse", "findings", "models", "notebooks", "site")]
+    for n, stamp in enumerate(made):  # each stage made after the one it reads
+        stamp.touch()
+        os.utime(stamp, (2e9 + n, 2e9 + n))
+    done = subprocess.run(["make", "-n"], cwd=work, capture_output=True, text=True)
+    assert done.returncode == 0 and "perfwh build" not in done.stdout, done.stdout + done.stderr
+    odd = work / "data" / "raw" / "submissions" / "my results: a#1.csv"
+    odd.parent.mkdir(exist_ok=True)
+    odd.write_text("x\n")
+    os.utime(odd, (2e9 + 10, 2e9 + 10))  # filed after the warehouse was built
+    done = subprocess.run(["make", "-n"], cwd=work, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "perfwh build" in done.stdout, done.stdout
+
+
+# -- copies -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", ["messagesight1-2013.txt", "wbimb5-aix-2004.txt"])
+def test_a_copy_of_a_reports_rows_is_refused(box, source):
+    """The template cannot carry a report's power readings or latencies: a copy of every row
+    it can carry is still a copy."""
+    rows = subprocess.run(PERFWH + ["template", "--rows-of", source, "--db", str(box["db"])],
+                          capture_output=True, text=True, check=True).stdout
+    path = box["tmp"] / f"copy-of-{source}.csv"
+    path.write_text(rows)
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 1 and "the same measurements" in done.stderr and source in done.stderr
+
+
+def test_a_retired_source_is_named_as_retired(box):
+    first = three_sizes(box["tmp"] / "one.csv", "retire box")
+    assert perfwh(box, "add", first).returncode == 0
+    second = box["tmp"] / "two.csv"
+    second.write_text(first.read_text().replace("2300.5,94.0,3.3", "2310.5,94.0,3.3"))
+    assert perfwh(box, "add", second, "--revision-of", "one.csv").returncode == 0
+    again = box["tmp"] / "one-again.csv"
+    shutil.copyfile(first, again)
+    done = perfwh(box, "check", again)
+    assert done.returncode == 2 and "later retired (replaced by two.csv" in done.stderr
+
+
+# -- warehouses that are not one, and --json ------------------------------------------------
+
+@pytest.mark.parametrize("command", [["sql", "SELECT 1"], ["models"], ["template", "--rows-of", "x.txt"],
+                                     ["size", "--scenario", "x", "--size", "2k", "--rate", "5"],
+                                     ["findings", "--rules", "duckdb"]])
+def test_db_that_is_no_warehouse_is_one_line(tmp_path, command):
+    text = tmp_path / "text.duckdb"
+    text.write_text("hello")
+    other = tmp_path / "other.duckdb"
+    duckdb.connect(str(other)).close()
+    for db, says in ((text, "not a DuckDB database"), (other, "not a perfwh warehouse"),
+                     (tmp_path / "none.duckdb", "no warehouse there")):
+        done = subprocess.run(PERFWH + command + ["--db", str(db)], capture_output=True, text=True)
+        assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_json_output_stays_json_on_usage_errors(built_warehouse, tmp_path):
+    for args in (["size", "--json", "--scenario", "x", "--size", "2k", "--rate", "5", "--utilisation", "0"],
+                 ["size", "--json", "--size", "2k", "--rate", "5"],
+                 ["check", "--json", str(tmp_path)]):
+        done = subprocess.run(PERFWH + args + ["--db", str(built_warehouse)], capture_output=True, text=True)
+        assert done.returncode == 2
+        assert "error" in json.loads(done.stdout), done.stdout
+
+
+def test_sql_refuses_a_query_with_no_statement_and_a_zero_memory_limit(built_warehouse):
+    for args, says in ((["sql", ";"], "the query is empty"), (["sql", "-- a comment"], "the query is empty"),
+                       (["sql", "SELECT 1", "--memory-limit", "0"], "at least 1MB")):
+        done = subprocess.run(PERFWH + args + ["--db", str(built_warehouse)], capture_output=True, text=True)
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+
+
+# -- stopped at the commit point ------------------------------------------------------------
+
+def test_ctrl_c_during_the_renames_waits_for_them(tmp_path, capsys):
+    """Past the commit point a Ctrl-C (or SIGTERM) is held until every rename is done: the
+    change lands now, whole, and the command says so."""
+    targets = [tmp_path / f"file{n}" for n in range(3)]
+    with Transaction(tmp_path) as transaction:
+        for n, target in enumerate(targets):
+            transaction.stage_text(target, f"new {n}")
+        import perfwh.core.commit as commit
+
+        real_put = commit._put
+
+        def interrupted_put(staged, target):
+            if target.name == "file1":
+                os.kill(os.getpid(), signal.SIGINT)
+            real_put(staged, target)
+
+        commit._put = interrupted_put
+        try:
+            transaction.commit()
+        finally:
+            commit._put = real_put
+    assert [t.read_text() for t in targets] == ["new 0", "new 1", "new 2"]
+    assert not (tmp_path / JOURNAL).exists()
+    assert "committed whole" in capsys.readouterr().err
+
+
+def test_a_reader_finishes_a_commit_a_killed_writer_left(box, monkeypatch):
+    """SIGKILL after the journal: the next reader (sql, check, size) finishes the renames
+    when no writer is running, so that it does not read half of the change."""
+    import perfwh.core.commit as commit
+
+    path = three_sizes(box["tmp"] / "cut.csv", "cut box")
+    calls = {"n": 0}
+    real_put = commit._put
+
+    def dying_put(staged, target):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise SystemExit("killed")
+        real_put(staged, target)
+
+    monkeypatch.setattr(commit, "_put", dying_put)
+    from perfwh.stages.add import add
+
+    with pytest.raises(SystemExit):
+        add(path, {}, warehouse=box["db"], sources_file=box["sources"])
+    monkeypatch.setattr(commit, "_put", real_put)
+    assert (box["db"].parent / JOURNAL).exists()
+    done = subprocess.run(PERFWH + ["sql", "SELECT count(*) FROM measurements WHERE source = 'cut.csv'",
+                                    "--db", str(box["db"])], capture_output=True, text=True)
+    assert done.returncode == 0 and " 3" in done.stdout, done.stdout + done.stderr
+    assert not (box["db"].parent / JOURNAL).exists()
+    assert (box["raw"] / "submissions" / "cut.csv").exists()
+    assert "cut.csv" in box["sources"].read_text()
+
+
+def test_scratch_folders_of_killed_checks_are_removed(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = Path(tempfile.gettempdir()) / f"perfwh-check-{dead.pid}-abandoned"
+    left.mkdir()
+    (left / "scratch.duckdb").write_text("x")
+    with scratch_directory("check") as mine:
+        assert mine.is_dir() and f"perfwh-check-{os.getpid()}-" in mine.name
+    assert not left.exists() and not mine.exists()
