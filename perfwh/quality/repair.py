@@ -181,8 +181,10 @@ def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: 
         targets = [{k: v for k, v in f.items() if k != "evidenced"} for f in stored_findings(
             con, "evidenced", table=REPAIR_TARGETS, order="row_id, found_id")]
         repaired = 0
+        columns: dict[tuple, dict[int, int]] = {}  # the decimals each column prints, counted once
         for start in range(0, len(targets), REPAIR_BATCH):
-            batch = _repaired(con, targets[start:start + REPAIR_BATCH], input_rules, relation, set(band))
+            batch = _repaired(con, targets[start:start + REPAIR_BATCH], input_rules, relation, set(band),
+                              columns)
             _write_back(con, table, batch)
             repaired += len(batch)
         return repaired
@@ -199,10 +201,12 @@ def _evidence(con) -> set[tuple]:
         order="found_id")}
 
 
-def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, band: set[str]) -> list[dict]:
-    """The targets a single slip explains, with their suggestions applied."""
+def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, band: set[str],
+              columns: dict[tuple, dict[int, int]]) -> list[dict]:
+    """The targets a single slip explains, with their suggestions applied. ``columns``: the
+    decimals counted per column so far (`_column_decimals`), shared by the batches."""
     rows = sorted({r for f in targets for r in (f["row_id"], f.get("related_row_id")) if r is not None})
-    cells = _cells(con, relation, rows)
+    cells = _cells(con, relation, rows, columns)
     worlds, plan = _plan(rows, cells)
     if not plan:
         return []
@@ -329,7 +333,8 @@ def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
     return keep
 
 
-def _cells(con, relation: str, rows: list[int]) -> dict[tuple[int, str], dict]:
+def _cells(con, relation: str, rows: list[int], columns: dict[tuple, dict[int, int]]
+           ) -> dict[tuple[int, str], dict]:
     """The printed cells of the rows to repair: (row_id, metric) -> facts of the cell, with
     the decimals the rest of its column prints (None unless three or more agree)."""
     placeholders = ", ".join("?" for _ in rows)
@@ -344,7 +349,7 @@ def _cells(con, relation: str, rows: list[int]) -> dict[tuple[int, str], dict]:
                     "fact_id": record.get(f"{metric}_fact_id"), "source": record["source"],
                     "source_line": record["source_line"], "subject": record["subject"],
                     "table": record["table_title"]}
-    _column_decimals(con, relation, cells)
+    _column_decimals(con, relation, cells, columns)
     return cells
 
 
@@ -356,14 +361,16 @@ def _decimals(printed: str) -> int | None:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
 
-def _column_decimals(con, relation: str, cells: dict) -> None:
+def _column_decimals(con, relation: str, cells: dict, counts: dict[tuple, dict[int, int]]) -> None:
     """A correction prints like its column: where every other cell of a cell's column (same
     source, table and metric) prints the same number of decimals, three cells or more, that
     number is the cell's "column_decimals" and candidates printed otherwise are not tried
     (87.7 for a %CPU typed 877, not 87, in a column printed to one decimal). Counted in SQL,
-    per column and number of decimals: a submission's column may hold a million cells."""
-    tables = sorted({(c["source"], c["table"]) for c in cells.values()})
-    counts: dict[tuple, dict[int, int]] = {}
+    per column and number of decimals: a submission's column may hold a million cells; each
+    table once, into ``counts`` ((source, table, metric) -> decimals -> cells), which the
+    batches of one repair share."""
+    counted = {(source, table) for source, table, _metric in counts}
+    tables = sorted({(c["source"], c["table"]) for c in cells.values()} - counted)
     for source, table in tables:
         for metric, decimals, n in con.sql(f"""
                 SELECT x.metric, length(regexp_extract(x.printed, '[0-9][.]([0-9]+)', 1)), count(*)
