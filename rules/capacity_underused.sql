@@ -1,9 +1,9 @@
 -- severity: warning
 -- relation: dq_input
 -- repair: band
--- summary: rate x CPU cost far below the capacity in a saturation test, or flat while the capacity grows
+-- summary: rate x CPU cost far below the capacity in a saturation test, below a bigger saturated capacity's share, or flat while the capacity grows
 -- reason: Rate x CPU cost is the cores a run kept busy; cpu_capacity catches it above the
---   cores available. This rule catches it far below, where a table has no %CPU, in two ways.
+--   cores available. This rule catches it far below, where a table has no %CPU, in three ways.
 --   (1) Flat while the capacity grows: the smallest capacity of a test - replicas, Docker
 --   cores or a T-shirt's CPU - kept its cores busy (SATURATED, 80 % to 105 %), yet a run
 --   with at least STEP (1.5) times the capacity keeps about as many cores busy: no more than
@@ -13,7 +13,11 @@
 --   otherwise the rate did not grow and the added capacity went unused: a bottleneck
 --   outside the CPU limit. (2) Far too low in a saturation test: a row keeps less than LOW
 --   of its capacity busy while its table's rows of the same scenario, product, platform and
---   replicas (three or more) keep a median within SATURATED.
+--   replicas (three or more) keep a median within SATURATED. (3) Far less busy than a bigger
+--   capacity of the same test (scenario, size, persistence, replicas) that is saturated: a
+--   row keeps less than LOW of its capacity busy while a run with more capacity keeps its
+--   own within SATURATED. Driven the same way, a smaller capacity saturates first, so the
+--   smaller run was held back (under-driven) or its rate or cost is wrong.
 WITH batch AS (SELECT * FROM {batch}),
 params AS (SELECT 1.5 AS step, 1.2 AS flat, 0.5 AS low, 0.8 AS saturated, 1.05 AS over),
 rows AS (
@@ -70,6 +74,29 @@ table_level AS (
     -- multi-replica run is no peer of the single-replica ones)
     WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product, r.platform,
                               COALESCE(r.replicas, 1))
+),
+low_in_table AS (
+    SELECT t.* FROM table_level t, params
+    WHERE t.subject AND t.table_rows >= 3 AND t.table_median BETWEEN saturated AND over
+      AND t.busy_high < low * t.capacity
+),
+below_bigger AS (
+    -- (3): each row far below its capacity, against the smallest bigger capacity of the same
+    -- test that is saturated
+    SELECT r.*, o.row_id AS other_row, o.source_line AS other_line, o.capacity AS other_capacity,
+           o.busy AS other_busy,
+           ROW_NUMBER() OVER (PARTITION BY r.world, r.row_id ORDER BY o.capacity, o.source_line) AS nth
+    FROM rows r
+    CROSS JOIN params
+    JOIN rows o ON o.world = r.world AND o.source = r.source AND o.product = r.product
+               AND o.product_version = r.product_version AND o.platform = r.platform
+               AND o.scenario = r.scenario
+               AND o.message_size_bytes IS NOT DISTINCT FROM r.message_size_bytes
+               AND o.persistent IS NOT DISTINCT FROM r.persistent
+               AND COALESCE(o.replicas, 1) = COALESCE(r.replicas, 1)
+               AND o.capacity > r.capacity
+               AND o.busy BETWEEN o.capacity * saturated AND o.capacity * over
+    WHERE r.subject AND r.capacity > 0 AND r.busy_high < low * r.capacity
 )
 SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, table_title,
        'cpu_ms_per_msg' AS metric, cpu_ms_per_msg_printed AS printed_value,
@@ -98,8 +125,20 @@ SELECT world, row_id, msg_rate_fact_id, source, source_line, table_title, 'msg_r
               || 'rate or cost is wrong', msg_rate_printed, cpu_ms_per_msg_printed, busy, capacity,
               100 * busy / capacity, 100 * table_median),
        NULL::INTEGER
-FROM table_level t, params
-WHERE subject AND table_rows >= 3 AND table_median BETWEEN saturated AND over
-  AND busy_high < low * capacity
-  -- a row that (1) explains is not reported twice
-  AND NOT EXISTS (SELECT 1 FROM flat_steps f WHERE f.world = t.world AND f.row_id = t.row_id)
+FROM low_in_table t
+-- a row that (1) explains is not reported twice
+WHERE NOT EXISTS (SELECT 1 FROM flat_steps f WHERE f.world = t.world AND f.row_id = t.row_id)
+UNION ALL
+SELECT world, row_id, msg_rate_fact_id, source, source_line, table_title, 'msg_rate',
+       msg_rate_printed,
+       printf('rate %s x CPU cost %s keeps %.3g of %.3g cores busy (%.0f%%), while the same test '
+              || 'with %.3g cores keeps %.0f%% busy (line %d): driven alike, a smaller capacity '
+              || 'saturates first, so this run was held back (under-driven), or its rate or cost '
+              || 'is wrong', msg_rate_printed, cpu_ms_per_msg_printed, busy, capacity,
+              100 * busy / capacity, other_capacity, 100 * other_busy / other_capacity, other_line),
+       other_row
+FROM below_bigger b
+WHERE nth = 1
+  -- reported once: (1) and (2) explain a row first
+  AND NOT EXISTS (SELECT 1 FROM flat_steps f WHERE f.world = b.world AND f.row_id = b.row_id)
+  AND NOT EXISTS (SELECT 1 FROM low_in_table t WHERE t.world = b.world AND t.row_id = b.row_id)

@@ -255,6 +255,22 @@ def test_capacity_too_high_and_far_too_low_in_a_saturation_test(wh, built_wareho
     assert "saturates the CPU" in low["message"]
 
 
+def test_a_smaller_capacity_far_below_a_bigger_saturated_one(wh, built_warehouse, tmp_path):
+    """ACE 13's Create ServiceNow Incidents: Small keeps 96 % of its 0.5 core busy, Medium 93 %
+    of its core. A cost with a digit dropped (329.35 -> 39.35) leaves Small 11 % busy: under
+    the same load the smaller container saturates first, so its numbers cannot both be right."""
+    found, _l, _w = check_planted(wh, built_warehouse, tmp_path, ACE13, 376, "cpu_ms_per_msg", "39.35")
+    [low] = [f for f in found if f["rule"] == "capacity_underused"]
+    assert "a smaller capacity saturates first" in low["message"] and "with 1 cores" in low["message"]
+    assert "93% busy" in low["message"]
+
+
+def test_the_under_driven_one_core_windows_runs_are_found_from_the_bigger_side(wh):
+    found = findings(wh, "rule = 'capacity_underused' AND message LIKE '%saturates first%'")
+    assert {(f["source"], f["source_line"]) for f in found} == {
+        (ACE11, 301), (ACE11, 321), (ACE11, 384), (ACE11, 401)}
+
+
 # -- resubmission --------------------------------------------------------------------------
 
 def test_a_resubmitted_rate_only_row_gets_the_filed_number(wh, built_warehouse, tmp_path):

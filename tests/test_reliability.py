@@ -220,28 +220,33 @@ def test_leftovers_of_a_killed_run_are_removed_by_the_next(box):
     assert not any(p.exists() for p in junk)
 
 
-def test_a_committed_change_cut_short_is_rolled_forward(box, monkeypatch):
-    """Killed after the journal was written: the next writer finishes the renames."""
+def add_killed_after_its_first_rename(box: dict, path: Path, monkeypatch) -> None:
+    """`add` of ``path`` in-process, "killed" past its commit point: after the first of its
+    renames. Leaves the journal beside the warehouse."""
     import perfwh.core.commit as commit
+    from perfwh.stages.add import add
 
-    path = submission(box["tmp"] / "forward.csv", "forward box")
-    before = state(box)
     calls = {"n": 0}
     real_put = commit._put
 
-    def dying_put(staged, target):  # the process "dies" after the first rename
+    def dying_put(staged, target):
         calls["n"] += 1
         if calls["n"] == 2:
             raise SystemExit("killed")
         real_put(staged, target)
 
     monkeypatch.setattr(commit, "_put", dying_put)
-    from perfwh.stages.add import add
-
     with pytest.raises(SystemExit):
         add(path, {}, warehouse=box["db"], sources_file=box["sources"])
-    assert (box["db"].parent / JOURNAL).exists()  # half done: the journal says what is left
     monkeypatch.setattr(commit, "_put", real_put)
+    assert (box["db"].parent / JOURNAL).exists()  # half done: the journal says what is left
+
+
+def test_a_committed_change_cut_short_is_rolled_forward(box, monkeypatch):
+    """Killed after the journal was written: the next writer finishes the renames."""
+    path = submission(box["tmp"] / "forward.csv", "forward box")
+    before = state(box)
+    add_killed_after_its_first_rename(box, path, monkeypatch)
     assert outcome(box, path, before) == "whole"
 
 

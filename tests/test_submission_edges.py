@@ -18,7 +18,8 @@ import pytest
 from ingest import submission
 from perfwh.core.commit import JOURNAL, Transaction
 from perfwh.core.files import scratch_directory
-from test_reliability import PERFWH, box, perfwh, submission as three_sizes  # noqa: F401 - the fixture
+from test_reliability import (PERFWH, add_killed_after_its_first_rename, box,  # noqa: F401 - the fixture
+                              perfwh, submission as three_sizes)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -209,25 +210,7 @@ def test_ctrl_c_during_the_renames_waits_for_them(tmp_path, capsys):
 def test_a_reader_finishes_a_commit_a_killed_writer_left(box, monkeypatch):
     """SIGKILL after the journal: the next reader (sql, check, size) finishes the renames
     when no writer is running, so that it does not read half of the change."""
-    import perfwh.core.commit as commit
-
-    path = three_sizes(box["tmp"] / "cut.csv", "cut box")
-    calls = {"n": 0}
-    real_put = commit._put
-
-    def dying_put(staged, target):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise SystemExit("killed")
-        real_put(staged, target)
-
-    monkeypatch.setattr(commit, "_put", dying_put)
-    from perfwh.stages.add import add
-
-    with pytest.raises(SystemExit):
-        add(path, {}, warehouse=box["db"], sources_file=box["sources"])
-    monkeypatch.setattr(commit, "_put", real_put)
-    assert (box["db"].parent / JOURNAL).exists()
+    add_killed_after_its_first_rename(box, three_sizes(box["tmp"] / "cut.csv", "cut box"), monkeypatch)
     done = subprocess.run(PERFWH + ["sql", "SELECT count(*) FROM measurements WHERE source = 'cut.csv'",
                                     "--db", str(box["db"])], capture_output=True, text=True)
     assert done.returncode == 0 and " 3" in done.stdout, done.stdout + done.stderr
