@@ -352,8 +352,8 @@ def test_models_without_findings_and_a_failed_run_changes_nothing(tmp_path, monk
 
 def test_models_cli_needs_a_warehouse(tmp_path):
     done = perfwh("models", "--db", tmp_path / "none.duckdb")
-    assert done.returncode == 1
-    assert "no warehouse yet" in done.stderr
+    assert done.returncode == 2
+    assert "no warehouse there" in done.stderr and "Traceback" not in done.stderr
 
 
 # -- perfwh size ------------------------------------------------------------------------------
@@ -472,7 +472,8 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--utilisation", "1.5", "--db", modelled)
     assert done.returncode == 2
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")
-    assert done.returncode == 1 and json.loads(done.stdout)["cores"] is None
+    answer = json.loads(done.stdout)  # a missing warehouse is still answered in the answer's JSON shape
+    assert done.returncode == 2 and "no warehouse there" in answer["error"] and answer["cores"] is None
 
 
 def test_size_on_a_warehouse_without_models(tmp_path):
