@@ -239,10 +239,13 @@ def _utf8_copy(fmt: CsvFormat, directory: str) -> Path:
 SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
 
 
-def stage(con, path: Path, source: str, fmt: CsvFormat | None = None) -> Staged:
+def stage(con, path: Path, source: str, fmt: CsvFormat | None = None,
+          scratch: Path | None = None) -> Staged:
     """Read the CSV at ``path`` into temporary tables ``sub_*`` of ``con`` (see
     `Staged.RELATIONS`), naming its rows ``source``. Raises ParseError (with the file) for a
-    file that is not a CSV of the template; cells that cannot be read go to sub_rejects."""
+    file that is not a CSV of the template; cells that cannot be read go to sub_rejects.
+    ``scratch``: a folder for the UTF-8 copy of a file in another encoding (the caller owns
+    it, so that it can clean up after a process that was killed); a temporary one if None."""
     path = Path(path)
     try:
         fmt = fmt or sniff(path)
@@ -251,9 +254,13 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None = None) -> Staged:
             raise ParseError(problem, 1, expected="the submission template header "
                              + ",".join(TEMPLATE_COLUMNS))
         lines = _line_map(fmt)
-        with tempfile.TemporaryDirectory(prefix="perfwh-csv-") as tmp:
-            readable = path if fmt.encoding in ("utf-8", "utf-8-sig") else _utf8_copy(fmt, tmp)
-            _read_cells(con, readable, fmt, lines)
+        if fmt.encoding in ("utf-8", "utf-8-sig"):
+            _read_cells(con, path, fmt, lines)
+        elif scratch is not None:
+            _read_cells(con, _utf8_copy(fmt, scratch), fmt, lines)
+        else:
+            with tempfile.TemporaryDirectory(prefix="perfwh-csv-") as tmp:
+                _read_cells(con, _utf8_copy(fmt, tmp), fmt, lines)
     except ParseError as err:
         raise err.located(str(path)) from None
     except UnicodeDecodeError as err:

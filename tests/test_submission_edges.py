@@ -43,6 +43,22 @@ def test_utf32_is_read_with_a_note(box):
     assert done.returncode == 0 and "UTF-32" in done.stderr, done.stderr
 
 
+def test_the_utf8_copy_of_a_killed_load_is_removed_by_the_next(box):
+    """A CSV in another encoding is read through a UTF-8 copy in a scratch folder; a process
+    killed while reading it cannot remove the folder, the next load does."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = Path(tempfile.gettempdir()) / f"perfwh-csv-{dead.pid}-abandoned"
+    left.mkdir()
+    (left / "submission-utf8.csv").write_text("x")
+    text = three_sizes(box["tmp"] / "plain.csv", "UTF-16 box").read_text(encoding="utf-8")
+    path = box["tmp"] / "u16.csv"
+    path.write_bytes(text.encode("utf-16"))
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0 and "UTF-16" in done.stderr, done.stderr
+    assert not left.exists()
+
+
 @pytest.mark.parametrize("encoding", ["cp1252", "utf-16"])
 def test_a_submission_reads_back_as_text_in_its_own_encoding(tmp_path, encoding):
     """The site shows a filed submission's text: read as it was filed, not as UTF-8."""

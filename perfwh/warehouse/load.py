@@ -20,6 +20,8 @@ from ingest.records import ParsedReport
 from ingest.units import METRICS, UNITS
 from ingest.vocabulary import CONCURRENCY_KINDS
 
+from perfwh.core.files import scratch_directory
+
 from .db import insert_rows, run, sql_literal
 from .schema import apply_model_stage, apply_raw_stage
 from .sources import ReportSource
@@ -98,7 +100,8 @@ def load_inputs(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput]) -> No
 def load_csv(con: duckdb.DuckDBPyConnection, csv_input: CsvSubmission) -> submission.Staged:
     """A CSV submission into the raw_ tables (its rows, and its rejected cells)."""
     source = csv_input.source
-    staged = submission.stage(con, csv_input.path, source.file, csv_input.format)
+    with scratch_directory("csv") as scratch:  # a killed load's UTF-8 copy goes next time
+        staged = submission.stage(con, csv_input.path, source.file, csv_input.format, scratch)
     try:
         insert_rows(con, "raw_reports", [_report_row(source, staged.format.line_count)])
         for table, relation in staged.RELATIONS.items():
