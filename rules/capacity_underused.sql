@@ -122,7 +122,8 @@ SELECT world, row_id, msg_rate_fact_id, source, source_line, table_title, 'msg_r
        printf('rate %s x CPU cost %s keeps %.3g of %.3g cores busy (%.0f%%), while the other rows '
               || 'of this table keep a median of %.0f%% busy: in a test that saturates the CPU, '
               || 'this one was held back by something else (the backend, the client, I/O), or its '
-              || 'rate or cost is wrong', msg_rate_printed, cpu_ms_per_msg_printed, busy, capacity,
+              || 'rate or cost is wrong', with_unit(msg_rate_printed, 'msgs/s'),
+              with_unit(cpu_ms_per_msg_printed, 'ms'), busy, capacity,
               100 * busy / capacity, 100 * table_median),
        NULL::INTEGER
 FROM low_in_table t
@@ -134,7 +135,8 @@ SELECT world, row_id, msg_rate_fact_id, source, source_line, table_title, 'msg_r
        printf('rate %s x CPU cost %s keeps %.3g of %.3g cores busy (%.0f%%), while the same test '
               || 'with %.3g cores keeps %.0f%% busy (line %d): driven alike, a smaller capacity '
               || 'saturates first, so this run was held back (under-driven), or its rate or cost '
-              || 'is wrong', msg_rate_printed, cpu_ms_per_msg_printed, busy, capacity,
+              || 'is wrong', with_unit(msg_rate_printed, 'msgs/s'), with_unit(cpu_ms_per_msg_printed, 'ms'),
+              busy, capacity,
               100 * busy / capacity, other_capacity, 100 * other_busy / other_capacity, other_line),
        other_row
 FROM below_bigger b

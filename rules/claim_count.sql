@@ -110,9 +110,9 @@ implied_summary AS (
 core_failures AS (
     SELECT c.world, c.claim_id, c.source, c.source_line, c.metric, c.printed_value, c.claim_text,
            c.comparison,
-           printf('%d of the %d table rows with rate, %%CPU and CPU cost exclude %s cores; they imply %.1f (median of rate x CPU ms / (10 x %%CPU)), e.g. line %d: %s msgs/s x %s ms / (10 x %s %%) = %.2f',
+           printf('%d of the %d table rows with rate, %%CPU and CPU cost exclude %s cores; they imply %.1f (median of rate x CPU ms / (10 x %%CPU)), e.g. line %d: %s x %s / (10 x %s %%) = %.2f',
                   s.n_excluding, s.n_rows, c.printed_value, s.median_cores, e.source_line,
-                  e.rate_printed, e.cost_printed, e.pct_printed, e.cores) AS evidence
+                  with_unit(e.rate_printed, 'msgs/s'), with_unit(e.cost_printed, 'ms'), e.pct_printed, e.cores) AS evidence
     FROM core_claims c
     JOIN implied_summary s USING (claim_id, world)
     JOIN implied e ON e.claim_id = s.claim_id AND e.world = s.world AND e.source_line = s.first_line

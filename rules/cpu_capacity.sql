@@ -19,8 +19,8 @@ rows AS (
 )
 SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, table_title,
        'cpu_ms_per_msg' AS metric, cpu_ms_per_msg_printed AS printed_value,
-       printf('%s msgs/s x %.4g ms per message keeps %.3g cores busy, more than the %.3g cores '
-              || 'available (%s)', msg_rate_printed, cpu_ms_per_msg, busy, capacity,
+       printf('%s x %.4g ms per message keeps %.3g cores busy, more than the %.3g cores '
+              || 'available (%s)', with_unit(msg_rate_printed, 'msgs/s'), cpu_ms_per_msg, busy, capacity,
               CASE WHEN cpu_limit_cores IS NOT NULL AND replicas > 1
                        THEN printf('%g x %d replicas', cpu_limit_cores, replicas)
                    WHEN cpu_limit_cores IS NOT NULL THEN 'container CPU limit'

@@ -31,12 +31,12 @@ rows AS (
 )
 SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, table_title,
        'cpu_ms_per_msg' AS metric, cpu_ms_per_msg_printed AS printed_value,
-       printf('CPU ms/msg printed %s, but %s cores x %s%% CPU / %s msgs/s gives %.4g ms '
+       printf('CPU ms/msg printed %s, but %s cores x %s%% CPU / %s gives %.4g ms '
               || '(%.4g to %.4g at the printed precision)',
               cpu_ms_per_msg_printed,
               CASE WHEN server_cores IS NULL THEN printf('%.3g (implied by the table)', cores)
                    ELSE CAST(server_cores AS VARCHAR) END,
-              cpu_busy_pct_printed, msg_rate_printed, point, low, COALESCE(high, 'inf'::DOUBLE))
+              cpu_busy_pct_printed, with_unit(msg_rate_printed, 'msgs/s'), point, low, COALESCE(high, 'inf'::DOUBLE))
            AS message,
        NULL::INTEGER AS related_row_id
 FROM implied

@@ -54,11 +54,12 @@ described AS (
 )
 SELECT world, row_id, fact_id, source, source_line, table_title, metric, printed AS printed_value,
        CASE metric
-           WHEN 'msg_rate' THEN printf('rate %s msgs/s at %d bytes is above %s msgs/s at %d bytes '
+           WHEN 'msg_rate' THEN printf('rate %s at %d bytes is above %s at %d bytes '
                                        || '(line %d): a bigger message should not be faster',
-                                       printed, message_size_bytes, prev_printed, prev_size, prev_line)
+                                       with_unit(printed, 'msgs/s'), message_size_bytes,
+                                       with_unit(prev_printed, 'msgs/s'), prev_size, prev_line)
            ELSE printf('CPU cost %s at %d bytes is below %s at %d bytes (line %d): a bigger '
-                       || 'message should not cost less', printed, message_size_bytes,
-                       prev_printed, prev_size, prev_line) END AS message,
+                       || 'message should not cost less', with_unit(printed, 'ms'), message_size_bytes,
+                       with_unit(prev_printed, 'ms'), prev_size, prev_line) END AS message,
        prev_row AS related_row_id
 FROM described

@@ -38,8 +38,8 @@ power AS (
 )
 SELECT world, fact_id AS row_id, fact_id, source, source_line, table_title,
        'msgs_per_watt' AS metric, printed_value,
-       printf('%s msgs/W printed, but %s msgs/s / %.2f W (%s) = %.0f msgs/W (%.0f to %.0f at the '
-              || 'printed precision)', printed_value, rate_printed, watts, detail, rate / watts,
+       printf('%s msgs/W printed, but %s / %.2f W (%s) = %.0f msgs/W (%.0f to %.0f at the '
+              || 'printed precision)', printed_value, with_unit(rate_printed, 'msgs/s'), watts, detail, rate / watts,
               low, high) AS message,
        NULL::INTEGER AS related_row_id
 FROM bounds

@@ -24,8 +24,8 @@ pairs AS (
 )
 SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_title,
        'msg_rate' AS metric, msg_rate_printed AS printed_value,
-       printf('persistent rate %s msgs/s is above the non-persistent %s msgs/s (line %d)',
-              msg_rate_printed, np_rate_printed, np_line) AS message,
+       printf('persistent rate %s is above the non-persistent %s (line %d)',
+              with_unit(msg_rate_printed, 'msgs/s'), with_unit(np_rate_printed, 'msgs/s'), np_line) AS message,
        np_row AS related_row_id
 FROM pairs, params
 WHERE subject AND msg_rate - msg_rate_half_ulp > (np_rate + np_rate_ulp) * (1 + tolerance)
@@ -33,7 +33,7 @@ UNION ALL
 SELECT world, row_id, cpu_ms_per_msg_fact_id, source, source_line, table_title,
        'cpu_ms_per_msg', cpu_ms_per_msg_printed,
        printf('persistent CPU cost %s is below the non-persistent %s (line %d)',
-              cpu_ms_per_msg_printed, np_cost_printed, np_line),
+              with_unit(cpu_ms_per_msg_printed, 'ms'), with_unit(np_cost_printed, 'ms'), np_line),
        np_row
 FROM pairs, params
 WHERE subject AND cpu_ms_per_msg + cpu_ms_per_msg_half_ulp < (np_cost - np_cost_ulp) * (1 - tolerance)

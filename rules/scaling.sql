@@ -57,12 +57,13 @@ judged AS (
 SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_title,
        'msg_rate' AS metric, msg_rate_printed AS printed_value,
        CASE WHEN dropped
-            THEN printf('rate %s msgs/s with %s %g is below %s msgs/s with %g (line %d): more '
-                        || 'capacity should not be slower', msg_rate_printed, what, level,
-                        prev_printed, prev_level, prev_line)
-            ELSE printf('%.3g x the capacity (%s %g -> %g) gave %.2f x the rate (%s -> %s msgs/s, '
+            THEN printf('rate %s with %s %g is below %s with %g (line %d): more '
+                        || 'capacity should not be slower', with_unit(msg_rate_printed, 'msgs/s'), what, level,
+                        with_unit(prev_printed, 'msgs/s'), prev_level, prev_line)
+            ELSE printf('%.3g x the capacity (%s %g -> %g) gave %.2f x the rate (%s -> %s, '
                         || 'line %d -> %d): super-linear scaling', level / prev_level, what,
-                        prev_level, level, msg_rate / prev_rate, prev_printed, msg_rate_printed,
+                        prev_level, level, msg_rate / prev_rate, with_unit(prev_printed, 'msgs/s'),
+                        with_unit(msg_rate_printed, 'msgs/s'),
                         prev_line, source_line) END AS message,
        prev_row AS related_row_id
 FROM judged

@@ -30,6 +30,11 @@ CREATE MACRO measurement_key(product, product_version, platform, scenario, size,
               COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
               config);
 
+-- A printed number as messages show it: with its unit, unless it was printed with one
+-- ("1998.06/s", "2.95 ms"); a bare number or one with a multiplier ("460K") gets ``unit``.
+CREATE MACRO with_unit(printed, unit) AS
+    CASE WHEN regexp_matches(printed, '[0-9][KMG]?$') THEN printed || ' ' || unit ELSE printed END;
+
 CREATE VIEW dq_input AS
 SELECT
     0                                   AS world,

@@ -8,8 +8,8 @@ from perfwh.quality.rules import FINDING_COLUMNS, RuleError, finding_id, load_ru
 from perfwh.quality.repair import candidates
 
 
-def scalar(wh, sql: str):
-    return wh.sql(sql).fetchall()[0][0]
+def scalar(wh, sql: str, params=None):
+    return wh.sql(sql, params=params).fetchall()[0][0]
 
 
 def findings(wh, where: str = "TRUE", params=None) -> list[dict]:
@@ -33,6 +33,20 @@ def test_rule_catalogue_in_the_warehouse(wh):
     assert {r[0] for r in rows} == {r.name for r in load_rules()}
     counts = dict(wh.sql("SELECT rule, count(*) FROM dq_findings GROUP BY 1").fetchall())
     assert {r[0]: r[5] for r in rows if r[5]} == counts
+
+
+def test_messages_give_each_number_its_unit_once(wh):
+    """A number printed with its unit keeps it ("1998.06/s", "260.74 μs"); a bare one gets it."""
+    shown = [scalar(wh, "SELECT with_unit(?, ?)", [printed, unit]) for printed, unit in
+             [("1998.06/s", "msgs/s"), ("460K", "msgs/s"), ("1362.3", "msgs/s"), ("2.95 ms", "ms"),
+              ("260.74 μs", "ms"), ("0.45", "ms")]]
+    assert shown == ["1998.06/s", "460K msgs/s", "1362.3 msgs/s", "2.95 ms", "260.74 μs", "0.45 ms"]
+    assert scalar(wh, "SELECT with_unit(NULL, 'ms')") is None
+    doubled = findings(wh, "regexp_matches(message, '(/s|msgs/s) msgs/s|(ms|μs) ms\\b')")
+    assert not doubled, doubled[0]["message"]
+    ace13 = findings(wh, "rule = 'capacity_underused' AND source LIKE 'ace13%' AND message LIKE 'rate %' AND message NOT LIKE 'rate x %'")
+    assert ace13 and all(" msgs/s x CPU cost " in f["message"] and " ms keeps " in f["message"]
+                         for f in ace13)
 
 
 def test_a_rule_file_without_a_header_is_refused(tmp_path):
