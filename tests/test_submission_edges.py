@@ -151,6 +151,18 @@ def test_a_copy_of_a_reports_rows_is_refused(box, source):
         assert done.returncode == 1 and "the same measurements" in done.stderr and source in done.stderr
 
 
+def test_rows_of_takes_a_reports_path_and_names_the_sources_it_knows(box):
+    by_name = subprocess.run(PERFWH + ["template", "--rows-of", "ace13-openshift-2025.txt", "--db",
+                                       str(box["db"])], capture_output=True, text=True, check=True)
+    by_path = subprocess.run(PERFWH + ["template", "--rows-of", "data/raw/reports/ace13-openshift-2025.txt",
+                                       "--db", str(box["db"])], capture_output=True, text=True, check=True)
+    assert by_path.stdout == by_name.stdout and by_name.stdout.count("\n") > 100
+    unknown = subprocess.run(PERFWH + ["template", "--rows-of", "ace14.txt", "--db", str(box["db"])],
+                             capture_output=True, text=True)
+    assert unknown.returncode == 1 and "'ace14.txt'" in unknown.stderr
+    assert "ace13-openshift-2025.txt, iib10-xlinux.txt" in unknown.stderr
+
+
 def test_a_retired_source_is_named_as_retired(box):
     first = three_sizes(box["tmp"] / "one.csv", "retire box")
     assert perfwh(box, "add", first).returncode == 0

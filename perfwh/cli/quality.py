@@ -162,10 +162,15 @@ def _template(args) -> int:
         return EXIT_UNREADABLE
     try:
         rows = rows_as_template(con, args.rows_of)
+        if not rows and Path(args.rows_of).name != args.rows_of:  # a path: the file's name is the source
+            rows = rows_as_template(con, Path(args.rows_of).name)
+        known = [] if rows else [s for (s,) in con.execute(
+            "SELECT DISTINCT source FROM measurements ORDER BY source").fetchall()]
     finally:
         con.close()
     if not rows:
-        print(f"perfwh template: no measurements of a source named {args.rows_of!r}", file=sys.stderr)
+        print(f"perfwh template: no measurements of a source named {args.rows_of!r} (sources with "
+              f"measurements: {', '.join(known) or 'none'})", file=sys.stderr)
         return EXIT_ERRORS
     write_rows(rows, sys.stdout)
     return EXIT_CLEAN

@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from perfwh.core.paths import RULES_DIR
-from perfwh.warehouse.db import run, single_threaded
+from perfwh.warehouse.db import out_of_memory, run, single_threaded
 
 SEVERITIES = ("error", "warning")
 RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
@@ -191,10 +191,9 @@ def store_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None 
                       else "NULL")
         run(con, f"INSERT INTO {table} SELECT {columns}, ?, ?, {suggestion}, NULL FROM (\n"
                  f"{query}\n) AS found", [rule.name, rule.severity])
-    except duckdb.OutOfMemoryException as err:
-        # not a fault of the rule: the caller knows the memory limit and what to advise
-        raise duckdb.OutOfMemoryException(f"{rule.path}: {str(err).splitlines()[0]}") from None
     except duckdb.Error as err:
+        if out_of_memory(err):  # not a fault of the rule: the caller knows the limit and what to advise
+            raise duckdb.OutOfMemoryException(f"{rule.path}: {str(err).splitlines()[0]}") from None
         raise RuleError(f"{rule.path}: {str(err).splitlines()[0]}") from None
 
 

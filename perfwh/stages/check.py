@@ -37,7 +37,7 @@ from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
-                                 connect_bounded, remove_spill, require_warehouse, run)
+                                 connect_bounded, out_of_memory, remove_spill, require_warehouse, run)
 from perfwh.warehouse.inputs import check_keys
 from perfwh.warehouse.lake import hive_escape
 from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
@@ -151,9 +151,11 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         con = _evaluate(con, rules, engine, repair, spark_master, fit)
         result = _result(con, path, read, collect)
         result.notes.extend(fit_notes)
-    except duckdb.OutOfMemoryException as err:
+    except duckdb.Error as err:
         con.close()
         remove_spill(spill)
+        if not out_of_memory(err):
+            raise
         raise OutOfMemory(f"{path}: the check needs more memory than --memory-limit {memory_limit} "
                           f"even when it spills to disk ({str(err).splitlines()[0]}); give it "
                           "more, e.g. --memory-limit 2GB") from None

@@ -89,6 +89,13 @@ def single_threaded(con: duckdb.DuckDBPyConnection):
         run(con, f"SET threads = {int(threads)}")
 
 
+def out_of_memory(err: BaseException) -> bool:
+    """DuckDB ran out of memory: its OutOfMemoryException, or a commit that could not allocate
+    a block (which DuckDB raises as a TransactionException)."""
+    return isinstance(err, duckdb.OutOfMemoryException) or (
+        isinstance(err, duckdb.Error) and "could not allocate block" in str(err))
+
+
 def remove_spill(spill: Path) -> None:
     """The spill folder of a closed connection, if anything is left of it."""
     shutil.rmtree(spill, ignore_errors=True)

@@ -22,7 +22,7 @@ from ingest.vocabulary import CONCURRENCY_KINDS
 
 from perfwh.core.files import scratch_directory
 
-from .db import insert_rows, run, sql_literal
+from .db import insert_rows, out_of_memory, run, sql_literal
 from .schema import apply_model_stage, apply_raw_stage
 from .sources import ReportSource
 
@@ -133,9 +133,9 @@ def copy_raw_layer(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     try:
         for table in RAW_TABLES:
             run(con, f"INSERT INTO {table} BY NAME SELECT * FROM source_warehouse.{table}")
-    except duckdb.OutOfMemoryException:
-        raise  # not a schema mismatch: the caller reports its memory limit
     except duckdb.Error as err:
+        if out_of_memory(err):
+            raise  # not a schema mismatch: the caller reports its memory limit
         raise WarehouseError(f"{warehouse}: its raw layer does not match this perfwh's schema "
                              f"({str(err).splitlines()[0]}); rebuild it with `perfwh build`") from None
     finally:

@@ -13,6 +13,8 @@ import duckdb
 
 from perfwh.core.values import dumps
 
+from .db import out_of_memory
+
 
 class QueryError(RuntimeError):
     pass
@@ -121,7 +123,7 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
         if finished.is_set():
             con.close()
     error = outcome.get("error")
-    if isinstance(error, duckdb.OutOfMemoryException):
+    if out_of_memory(error):
         first = str(error).strip().splitlines()[0]
         raise QueryError(f"{first} (the limit is {memory_limit}: raise it with --memory-limit)") from None
     if isinstance(error, duckdb.Error):
