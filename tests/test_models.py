@@ -474,6 +474,7 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")
     answer = json.loads(done.stdout)  # a missing warehouse is still answered in the answer's JSON shape
     assert done.returncode == 2 and "no warehouse there" in answer["error"] and answer["cores"] is None
+    assert answer["status"] == 2  # the same key as every command's JSON error
 
 
 def test_size_on_a_warehouse_without_models(tmp_path):

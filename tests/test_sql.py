@@ -39,6 +39,16 @@ def test_an_empty_query_is_a_usage_error(built_warehouse):
         assert "Traceback" not in done.stderr
 
 
+def test_errors_stay_json_with_json(built_warehouse):
+    """A script that asked for --json gets JSON on stdout whatever goes wrong."""
+    for text, status, words in (("SELECT nope FROM measurements", 1, "nope"),
+                                ("", 2, "the query is empty")):
+        done = sql(built_warehouse, "--json", text)
+        answer = json.loads(done.stdout)
+        assert done.returncode == status == answer["status"] and words in answer["error"]
+        assert words in done.stderr and "Traceback" not in done.stderr
+
+
 def test_ctrl_c_stops_a_long_query_at_once(built_warehouse):
     proc = subprocess.Popen(PERFWH + ["sql", SLOW, "--db", str(built_warehouse)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

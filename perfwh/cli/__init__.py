@@ -13,7 +13,7 @@ import sys
 
 from perfwh.core.paths import NotAWarehouse
 
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE, json_error
 
 
 class Parser(argparse.ArgumentParser):
@@ -27,12 +27,6 @@ class Parser(argparse.ArgumentParser):
 
 
 _ARGV: list[str] = []  # the arguments main() parses (tests pass them, not sys.argv)
-
-
-def json_error(message: str, status: int) -> str:
-    from perfwh.core.values import dumps
-
-    return dumps({"error": message, "status": status}, indent=1)
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -77,3 +77,10 @@ def warehouse_to_update(db: Path | None) -> Path:
     from perfwh.warehouse.db import require_warehouse
 
     return require_warehouse(warehouse_path(db))
+
+
+def json_error(message: str, status: int) -> str:
+    """An error as a command asked for --json prints it on stdout: scripts always get JSON."""
+    from perfwh.core.values import dumps
+
+    return dumps({"error": message, "status": status}, indent=1)

@@ -57,8 +57,8 @@ def _size(args) -> int:
 
     def refuse(message: str, status: int) -> int:
         if args.json:  # the output stays valid JSON, errors included
-            print(dumps({"error": message, "cores": None, "cores_low": None, "cores_high": None,
-                         "series_id": None, "warnings": [message]}, indent=2))
+            print(dumps({"error": message, "status": status, "cores": None, "cores_low": None,
+                         "cores_high": None, "series_id": None, "warnings": [message]}, indent=2))
         print(f"perfwh size: error: {message}", file=sys.stderr)
         return status
 

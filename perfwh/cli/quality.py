@@ -5,8 +5,10 @@ import sys
 from pathlib import Path
 
 from perfwh.core.paths import warehouse_path
+from perfwh.core.values import counted
 
-from .common import add_db, add_engine, add_memory_limit, add_no_wait, add_sources, warehouse_to_read
+from .common import (add_db, add_engine, add_memory_limit, add_no_wait, add_sources, json_error,
+                     warehouse_to_read)
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -52,12 +54,10 @@ def _check(args) -> int:
                 if err.status == EXIT_UNREADABLE else "refused")
         print(f"perfwh check: {verb}: {err}", file=sys.stderr)
         if args.json and args.out is None:  # stdout stays valid JSON, errors included
-            from perfwh.core.values import dumps
-
-            print(dumps({"error": f"{verb}: {err}", "status": err.status}, indent=1))
+            print(json_error(f"{verb}: {err}", err.status))
         return err.status
-    print(f"perfwh check: {result.rows} rows, {result.error_count} errors, "
-          f"{result.warning_count} warnings", file=sys.stderr)
+    print(f"perfwh check: {counted(result.rows, 'row')}, {counted(result.error_count, 'error')}, "
+          f"{counted(result.warning_count, 'warning')}", file=sys.stderr)
     return EXIT_ERRORS if result.error_count else EXIT_CLEAN
 
 

@@ -5,7 +5,7 @@ import sys
 
 from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT
 
-from .common import EXIT_USAGE, add_db, memory_size, warehouse_to_read
+from .common import EXIT_USAGE, add_db, json_error, memory_size, warehouse_to_read
 
 
 def _sql(args) -> int:
@@ -13,19 +13,25 @@ def _sql(args) -> int:
                                         write_json, write_table)
 
     if not _statements(args.query):
-        print("perfwh sql: the query is empty; usage: perfwh sql \"SELECT ...\" "
-              "(see `perfwh sql --help`)", file=sys.stderr)
-        return EXIT_USAGE
+        return _failed(args, "the query is empty; usage: perfwh sql \"SELECT ...\" "
+                             "(see `perfwh sql --help`)", EXIT_USAGE)
     try:
         cap_process_memory(args.memory_limit)
         result = query(warehouse_to_read(args.db), args.query, timeout=args.timeout,
                        memory_limit=args.memory_limit, rendered=not args.json)
     except QueryError as err:
-        print(f"perfwh sql: error: {err}", file=sys.stderr)
-        return 1
+        return _failed(args, f"error: {err}", 1)
     writer = write_csv if args.csv else write_json if args.json else write_table
     writer(result, sys.stdout)
     return 0
+
+
+def _failed(args, message: str, status: int) -> int:
+    """The message on stderr, and with --json also as JSON on stdout."""
+    print(f"perfwh sql: {message}", file=sys.stderr)
+    if args.json:
+        print(json_error(f"perfwh sql: {message}", status))
+    return status
 
 
 def _statements(text: str) -> list:

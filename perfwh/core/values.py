@@ -30,3 +30,8 @@ def json_value(value: Any) -> Any:
 def dumps(value: Any, **kwargs) -> str:
     """Valid JSON, always (never NaN or Infinity)."""
     return json.dumps(json_value(value), allow_nan=False, ensure_ascii=False, **kwargs)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """"1 row", "2 rows", "0 errors": a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

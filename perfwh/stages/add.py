@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perfwh.core.files import remove_database_wal
+from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules, write_findings
 from perfwh.warehouse.schema import document
 from perfwh.warehouse.db import insert_rows, remove_spill, spill_directory
@@ -44,9 +45,9 @@ class AddResult:
     notes: list[str]
 
     def message(self) -> str:
-        text = f"added {self.target} ({self.rows} rows"
+        text = f"added {self.target} ({counted(self.rows, 'row')}"
         if self.waived:
-            text += f", {self.waived} waived finding(s)"
+            text += f", {counted(self.waived, 'waived finding')}"
         text += "); sources.yml, the warehouse, its findings and its models updated"
         if self.revision_of:
             text += f"; {self.revision_of} is retired (kept in data/raw, no longer in the facts)"
