@@ -144,3 +144,31 @@ def test_check_engine_spark_on_the_command_line(tmp_path, built_warehouse, spark
         outputs[engine] = (status, capsys.readouterr().out)
     assert outputs["spark"] == outputs["duckdb"]
     assert outputs["spark"][0] == 1 and "(suggest 1362.3)" in outputs["spark"][1]
+
+
+@pytest.mark.slow
+def test_sigterm_during_a_spark_check_is_one_line(tmp_path, built_warehouse):
+    """Stopped while it waits on the JVM, a Spark check ends like any other command: one line,
+    exit 143, no traceback from py4j's logging."""
+    import signal
+    import subprocess
+    import time
+
+    one = tmp_path / "one.csv"
+    one.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
+                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
+                   "cpu_ms_per_msg\nIIB,10.0.0.2,sigterm box,8,ISO 8583 Transformation,1384,false,"
+                   "flow_copies,,,1362.3,94.0,5.5\n")
+    proc = subprocess.Popen([sys.executable, "-m", "perfwh.cli", "check", str(one), "--db",
+                             str(built_warehouse), "--engine", "spark"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()
+    for line in proc.stderr:  # the JVM is up: the next calls go through py4j
+        if "default log level" in line or time.monotonic() - started > 120:
+            break
+    time.sleep(2)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and "py4j" not in err, err
+    assert err.strip().splitlines()[-1] == "perfwh check: terminated"

@@ -22,6 +22,7 @@ driver binds to 127.0.0.1, the web UI is off, logs are quiet, and nothing needs 
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -91,6 +92,7 @@ def _start(master: str):
         raise RuleError(f"the Spark engine needs PySpark ({err}); run `make install`") from None
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    _quiet_py4j()
     builder = SparkSession.builder.master(master).appName("perfwh")
     for key, value in {**SETTINGS, "spark.driver.extraJavaOptions":
                        f"-Dlog4j2.configurationFile=file:{_log_config()}"}.items():
@@ -103,6 +105,19 @@ def _start(master: str):
                         "openjdk-17-jre-headless, as `make install` does)") from None
     _register_udfs(spark)
     return spark
+
+
+def _quiet_py4j() -> None:
+    """py4j logs tracebacks of its own (some through the root logger) when Ctrl-C or SIGTERM
+    interrupts a call into the JVM, although the command then says in one line that it was
+    interrupted; every real failure of a call reaches perfwh as an exception. Its log records
+    are dropped."""
+    logging.getLogger("py4j").setLevel(logging.CRITICAL + 1)
+    logging.getLogger().addFilter(_not_from_py4j)
+
+
+def _not_from_py4j(record: logging.LogRecord) -> bool:
+    return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
 @lru_cache(maxsize=1)
