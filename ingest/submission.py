@@ -23,7 +23,6 @@ import codecs
 import csv
 import io
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,7 +222,7 @@ def _line_map(fmt: CsvFormat) -> list[int] | None:
     return starts
 
 
-def _utf8_copy(fmt: CsvFormat, directory: str) -> Path:
+def _utf8_copy(fmt: CsvFormat, directory: Path) -> Path:
     """The file re-encoded as UTF-8, for DuckDB (which reads UTF-8)."""
     target = Path(directory) / "submission-utf8.csv"
     with open(fmt.path, encoding=fmt.encoding, newline="") as src, \
@@ -239,13 +238,13 @@ def _utf8_copy(fmt: CsvFormat, directory: str) -> Path:
 SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
 
 
-def stage(con, path: Path, source: str, fmt: CsvFormat | None = None,
-          scratch: Path | None = None) -> Staged:
+def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) -> Staged:
     """Read the CSV at ``path`` into temporary tables ``sub_*`` of ``con`` (see
     `Staged.RELATIONS`), naming its rows ``source``. Raises ParseError (with the file) for a
     file that is not a CSV of the template; cells that cannot be read go to sub_rejects.
-    ``scratch``: a folder for the UTF-8 copy of a file in another encoding (the caller owns
-    it, so that it can clean up after a process that was killed); a temporary one if None."""
+    ``fmt``: the file's format if already sniffed. ``scratch``: a folder for the UTF-8 copy of
+    a file in another encoding (the caller owns it, so that it can clean up after a process
+    that was killed)."""
     path = Path(path)
     try:
         fmt = fmt or sniff(path)
@@ -254,13 +253,8 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None = None,
             raise ParseError(problem, 1, expected="the submission template header "
                              + ",".join(TEMPLATE_COLUMNS))
         lines = _line_map(fmt)
-        if fmt.encoding in ("utf-8", "utf-8-sig"):
-            _read_cells(con, path, fmt, lines)
-        elif scratch is not None:
-            _read_cells(con, _utf8_copy(fmt, scratch), fmt, lines)
-        else:
-            with tempfile.TemporaryDirectory(prefix="perfwh-csv-") as tmp:
-                _read_cells(con, _utf8_copy(fmt, tmp), fmt, lines)
+        readable = path if fmt.encoding in ("utf-8", "utf-8-sig") else _utf8_copy(fmt, scratch)
+        _read_cells(con, readable, fmt, lines)
     except ParseError as err:
         raise err.located(str(path)) from None
     except UnicodeDecodeError as err:
