@@ -5,7 +5,10 @@
 -- reason: Persistent messages are logged to disk, so a persistent run should be no faster
 --   and no cheaper in CPU than the non-persistent run of the same test, size and
 --   configuration. Flagged on the persistent row when it beats the non-persistent one by
---   more than TOLERANCE (5 %) beyond the printed precision.
+--   more than TOLERANCE (5 %) beyond the printed precision. A persistent test with no
+--   non-persistent twin (a score card lists each test once) is held to the fastest
+--   non-persistent rate of the same source, product and platform at any message size: in
+--   the five reports no persistent rate reaches even 53 % of it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS tolerance),
 pairs AS (
@@ -21,6 +24,35 @@ pairs AS (
      AND n.message_size_bytes IS NOT DISTINCT FROM p.message_size_bytes
      AND n.persistent = FALSE AND p.persistent = TRUE
      AND n.table_title = p.table_title
+),
+fastest_rate AS (
+    SELECT world, source, product, product_version, platform, max(msg_rate) AS np_max
+    FROM batch
+    WHERE persistent = FALSE AND msg_rate IS NOT NULL
+    GROUP BY world, source, product, product_version, platform
+),
+fastest_non_persistent AS (
+    -- the run that holds it: among equal rates the first row, so every engine names the same
+    SELECT n.world, n.source, n.product, n.product_version, n.platform,
+           max(n.msg_rate + n.msg_rate_half_ulp) AS np_best,
+           arg_min(n.msg_rate_printed, n.row_id) AS np_best_printed,
+           arg_min(n.source_line, n.row_id) AS np_best_line,
+           min(n.row_id) AS np_best_row
+    FROM batch n
+    JOIN fastest_rate f
+      ON f.world = n.world AND f.source = n.source AND f.product = n.product
+     AND f.product_version = n.product_version AND f.platform = n.platform
+     AND n.msg_rate = f.np_max AND n.persistent = FALSE
+    GROUP BY n.world, n.source, n.product, n.product_version, n.platform
+),
+unpaired AS (
+    SELECT p.*, b.np_best, b.np_best_printed, b.np_best_line, b.np_best_row
+    FROM batch p
+    JOIN fastest_non_persistent b
+      ON b.world = p.world AND b.source = p.source AND b.product = p.product
+     AND b.product_version = p.product_version AND b.platform = p.platform
+    WHERE p.persistent = TRUE AND p.msg_rate IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM pairs q WHERE q.world = p.world AND q.row_id = p.row_id)
 )
 SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_title,
        'msg_rate' AS metric, msg_rate_printed AS printed_value,
@@ -37,3 +69,12 @@ SELECT world, row_id, cpu_ms_per_msg_fact_id, source, source_line, table_title,
        np_row
 FROM pairs, params
 WHERE subject AND cpu_ms_per_msg + cpu_ms_per_msg_half_ulp < (np_cost - np_cost_ulp) * (1 - tolerance)
+UNION ALL
+SELECT world, row_id, msg_rate_fact_id, source, source_line, table_title,
+       'msg_rate', msg_rate_printed,
+       printf('persistent rate %s is above every non-persistent rate of this system (the '
+              || 'fastest: %s, line %d)',
+              with_unit(msg_rate_printed, 'msgs/s'), with_unit(np_best_printed, 'msgs/s'), np_best_line),
+       np_best_row
+FROM unpaired, params
+WHERE subject AND msg_rate - msg_rate_half_ulp > np_best * (1 + tolerance)

@@ -265,6 +265,17 @@ def test_a_smaller_capacity_far_below_a_bigger_saturated_one(wh, built_warehouse
     assert "93% busy" in low["message"]
 
 
+def test_a_persistent_rate_above_the_systems_fastest_non_persistent_one(wh, built_warehouse, tmp_path):
+    """MessageSight's score card lists each test once, so JMSPERSISTENT has no non-persistent
+    twin; with a digit doubled (350K -> 3550K) it beats JMSPUBSUB's 1.4M, the fastest
+    non-persistent rate of the appliance. The printed 350K does not."""
+    found, _l, _w = check_planted(wh, built_warehouse, tmp_path, MS, 425, "msg_rate", "3550K")
+    [fast] = [f for f in found if f["rule"] == "persistence_overhead"]
+    assert fast["metric"] == "msg_rate" and "3550K msgs/s" in fast["message"]
+    assert "the fastest: 1.4M msgs/s" in fast["message"]
+    assert not findings(wh, "rule = 'persistence_overhead' AND source = ?", [MS])
+
+
 def test_the_under_driven_one_core_windows_runs_are_found_from_the_bigger_side(wh):
     found = findings(wh, "rule = 'capacity_underused' AND message LIKE '%saturates first%'")
     assert {(f["source"], f["source_line"]) for f in found} == {
