@@ -437,6 +437,12 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     selects.append(f"""SELECT line, NULL, NULL, 'the row has more cells than the header',
                               {_q(f'{len(fmt.header)} cells, as in the header')}, 'unreadable'
                        FROM sub_checked WHERE extra_cells""")
+    _find_examples(con)
+    selects.append("""SELECT line, NULL, NULL,
+                              printf('the row is the template''s example for concurrency_kind %s, unchanged',
+                                     concurrency_kind),
+                              'a measurement of your own in its place, or no row', 'example'
+                       FROM sub_examples""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_rejects AS
         SELECT {_q(source)} AS source, line, column_name, printed_value, problem, expected, kind
@@ -448,7 +454,24 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP VIEW sub_rows AS
         SELECT * FROM sub_checked
-        WHERE NOT ({bad_key} OR {required} OR extra_cells)""")
+        WHERE NOT ({bad_key} OR {required} OR extra_cells)
+          AND line NOT IN (SELECT line FROM sub_examples)""")
+
+
+def _find_examples(con) -> None:
+    """sub_examples: the lines that are one of the template's example rows, every cell as
+    `perfwh template` prints it. Left in a file by mistake, the example's invented numbers
+    would otherwise be filed as a measurement."""
+    def cell(value: str) -> str:
+        return _q(value) if value else "NULL"
+
+    rows = ", ".join("(" + ", ".join(cell(e[c]) for c in TEMPLATE_COLUMNS) + ")" for e in _examples())
+    same = " AND ".join(f"s.{c} IS NOT DISTINCT FROM e.{c}" for c in TEMPLATE_COLUMNS)
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_examples AS
+        SELECT s.line, e.concurrency_kind
+        FROM sub_cells s
+        JOIN (VALUES {rows}) e({', '.join(TEMPLATE_COLUMNS)}) ON {same}""")
 
 
 _SLUG = "coalesce(nullif(trim(regexp_replace(lower({}), '[^a-z0-9]+', '-', 'g'), '-'), ''), 'x')"
@@ -537,7 +560,7 @@ def _raw_rows(con, source: str) -> None:
 
 def drop_staged(con) -> None:
     con.sql("DROP VIEW IF EXISTS sub_rows")
-    for name in ("sub_cells", "sub_checked", "sub_keys", *Staged.RELATIONS.values()):
+    for name in ("sub_cells", "sub_checked", "sub_keys", "sub_examples", *Staged.RELATIONS.values()):
         con.sql(f"DROP TABLE IF EXISTS {name}")
 
 

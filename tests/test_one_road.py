@@ -94,16 +94,38 @@ def test_tshirt_names_and_their_synonyms_read_as_the_report_does(wh, built_wareh
     assert configs == [(t.name, float(t.cpu_cores), int(t.memory_mib)) for t in TSHIRTS.values()]
 
 
-def test_the_template_lists_every_kind_and_checks_clean(built_warehouse, tmp_path):
+def test_the_template_lists_every_kind_and_its_examples_check_clean_once_edited(built_warehouse, tmp_path):
     from ingest.submission import template_text
 
     text = template_text()
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == list(TEMPLATE_COLUMNS)
     assert [r["concurrency_kind"] for r in rows] == list(CONCURRENCY_KINDS)
-    path = tmp_path / "template.csv"
-    path.write_text(text, encoding="utf-8")
-    assert check(path, warehouse=built_warehouse).findings == []
+    edited = tmp_path / "edited.csv"
+    with open(edited, "w", newline="", encoding="utf-8") as handle:
+        write_rows([dict(r, platform="test rig" if r["platform"] == "lab box" else "OpenShift 4.16")
+                    for r in rows], handle)
+    assert check(edited, warehouse=built_warehouse).findings == []
+
+
+def test_the_templates_examples_left_unchanged_are_errors_and_never_filed(built_warehouse, tmp_path):
+    from ingest.submission import template_text
+
+    path = tmp_path / "results.csv"
+    text = template_text()
+    path.write_text(text + "ACE,13.0.1.0,test rig,8,HTTP XMLNSC ESQL Transformation,2048,false,"
+                           "docker_cores,2,,1234.5,,1.62\n", encoding="utf-8")
+    result = check(path, warehouse=built_warehouse)
+    examples = [f for f in result.findings if f["rule"] == "template_example"]
+    assert [f["source_line"] for f in examples] == list(range(2, 2 + len(CONCURRENCY_KINDS)))
+    assert all(f["severity"] == "error" and "example for concurrency_kind" in f["message"]
+               for f in examples)
+    assert "docker_cores" in examples[0]["message"]
+    assert [f for f in result.findings if f["rule"] != "template_example"] == []
+    with checked(path, warehouse=built_warehouse) as (_result, con):
+        # only the edited row reaches the facts
+        assert con.sql("SELECT DISTINCT platform FROM measurements WHERE source = ?",
+                       params=[path.name]).fetchall() == [("test rig",)]
 
 
 # -- check and add agree -------------------------------------------------------------------
