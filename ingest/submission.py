@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import difflib
 import io
 import re
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from .reader import text_lines
 from .records import Line, ParseError
-from .units import NUMBER_PATTERN, UNITS
+from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
 from .vocabulary import (CONCURRENCY_KINDS, METRIC_COLUMNS, NON_PERSISTENT_WORDS,
                          PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS,
                          allowed_tshirts, kind_spellings)
@@ -173,11 +174,24 @@ def header_problem(header: Sequence[str]) -> str | None:
     names = [h.strip().lstrip("\ufeff") for h in header]
     missing = [c for c in TEMPLATE_COLUMNS if c not in names]
     if missing:
-        return f"missing columns {', '.join(missing)}"
+        return f"missing columns {', '.join(missing)}" + _misspellings(missing, names)
     twice = sorted({c for c in names if c and names.count(c) > 1})
     if twice:
         return f"columns named twice: {', '.join(twice)}"
     return None
+
+
+def _misspellings(missing: list[str], names: list[str]) -> str:
+    """A hint naming the header's columns that look like misspellings of missing ones (the
+    template allows extra columns, so an unknown name alone is no problem)."""
+    unknown = [n for n in names if n and n not in TEMPLATE_COLUMNS]
+    guesses = []
+    for column in missing:
+        close = difflib.get_close_matches(column, unknown, n=1, cutoff=0.6)
+        if close:
+            guesses.append(f"{close[0]!r} for {column}")
+            unknown.remove(close[0])
+    return f" (perhaps misspelt: {', '.join(guesses)})" if guesses else ""
 
 
 # -- reading into DuckDB ---------------------------------------------------------------------
@@ -343,6 +357,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
     number = f"^(?:{NUMBER_PATTERN})$"
+    decimal_comma = f"^(?:{DECIMAL_COMMA_PATTERN})\\s*[^\\d\\s.,]*$"
     size_tokens = [t for t in UNITS["size"] if t]
     tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
     tshirt_case = " ".join(f"WHEN {_q(w)} THEN {_q(n)}" for w, n in sorted(tshirt_words.items()))
@@ -360,9 +375,13 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         # range if it is, else a number in the wrong form
         loose = f"TRY_CAST(replace({m.name}, ',', '') AS DOUBLE)"
         loose_high = f" OR {loose} > {m.high}" if m.high is not None else ""
+        unreadable = f"({m.name}_value IS NULL OR NOT isfinite({m.name}_value))"
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL
-                 WHEN ({m.name}_value IS NULL OR NOT isfinite({m.name}_value))
+                 WHEN {unreadable} AND regexp_full_match({m.name}, '{decimal_comma}')
+                 THEN printf('%s has a decimal comma, which a report does not print: write %s',
+                             {_q(m.name)}, replace(replace({m.name}, '.', ''), ',', '.'))
+                 WHEN {unreadable}
                       AND {loose} IS NOT NULL
                       AND (NOT isfinite({loose}) OR {loose} <= {m.low}{loose_high})
                  THEN printf('%s is out of range', {_q(m.name)})

@@ -24,8 +24,10 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "K": ("bytes", "1024"),
         "kB": ("bytes", "1024"),
         "KB": ("bytes", "1024"),
+        "kb": ("bytes", "1024"),  # b is bytes here, as alone ("1384b"), never bits
         "KiB": ("bytes", "1024"),
         "MB": ("bytes", "1048576"),
+        "mb": ("bytes", "1048576"),
         "M": ("bytes", "1048576"),
         "MiB": ("bytes", "1048576"),
     },
@@ -90,6 +92,10 @@ METRICS: dict[str, tuple[str, str]] = {
 }
 
 NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
+# A number written with a decimal comma, as spreadsheets in many locales export it ("93,2",
+# "1.234,5"): never a report's printing, and not a thousands grouping (a comma followed by
+# exactly three digits reads as one, so "2,300" is 2300).
+DECIMAL_COMMA_PATTERN = r"\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3})+,\d+"
 _QUANTITY = re.compile(rf"^\s*(?P<number>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s.,][^\s]*)?\s*$")
 
 

@@ -166,6 +166,8 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("2k") == 2048
     assert parse_size("1384B") == 1384
     assert parse_size("2MB") == 2 * 1024 * 1024
+    assert parse_size("50kb") == parse_size("50kB") == 51200  # b is bytes, as in "1384b"
+    assert parse_size("2mb") == 2 * 1024 * 1024
     assert version_matches("11.0.0.4", "11")
     assert version_matches("10.0.0.16", "10.0")
     assert not version_matches("11.0.0.4", "1")

@@ -100,6 +100,40 @@ def test_numbers_a_report_would_not_print_say_why(box, cell, says):
     assert done.returncode == 1 and f"msg_rate is {says}" in done.stdout, done.stdout
 
 
+def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
+    """A spreadsheet in a decimal-comma locale exports "94,0" (and ';' between cells): each such
+    cell says what is wrong and what to write, not "out of range" (94,0 is not 940). A comma
+    before exactly three digits still groups thousands."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "comma box").read_text().splitlines()
+    cells = [line.split(",") for line in lines]
+    rate, cpu, cost = (cells[0].index(c) for c in ("msg_rate", "cpu_busy_pct", "cpu_ms_per_msg"))
+    cells[1][rate], cells[1][cpu] = "2864,4", "94,0"
+    cells[2][rate], cells[2][cost] = "2,300.5", "3,3"
+    cells[3][rate], cells[3][cost] = "1.362,3", "5,5 ms"
+    path = box["tmp"] / "comma.csv"
+    path.write_text("\n".join(";".join(row) for row in cells) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 1, done.stderr
+    says = {line.split(": error unreadable_value: ", 1)[1].split(" (expected")[0]
+            for line in done.stdout.splitlines() if "unreadable_value" in line}
+    hint = "has a decimal comma, which a report does not print: write"
+    assert says == {f"2864,4: msg_rate {hint} 2864.4", f"94,0: cpu_busy_pct {hint} 94.0",
+                    f"3,3: cpu_ms_per_msg {hint} 3.3", f"1.362,3: msg_rate {hint} 1362.3",
+                    f"5,5 ms: cpu_ms_per_msg {hint} 5.5 ms"}, done.stdout
+
+
+def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
+    lines = three_sizes(box["tmp"] / "plain.csv", "header box").read_text().splitlines()
+    path = box["tmp"] / "header.csv"
+    path.write_text("\n".join([lines[0].replace("msg_rate", "Msg_Rat").replace("server_cores",
+                                                                                "cores,notes")]
+                              + [r + "," for r in lines[1:]]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 2
+    assert "missing columns server_cores, msg_rate (perhaps misspelt: 'msg_rat' for msg_rate)" \
+        in done.stderr, done.stderr
+
+
 # -- names --------------------------------------------------------------------------------
 
 def test_a_name_too_long_to_file_is_refused_by_check_and_add_alike(box):
