@@ -75,6 +75,22 @@ def test_json_output_has_exactly_the_documented_keys(revised_iib, built_warehous
         "suggested_value": "1362.3"}]
 
 
+def test_a_check_repairs_its_own_findings_as_filing_repairs_them_all(revised_iib, tmp_path,
+                                                                     built_warehouse):
+    """A check repairs only the findings on the submission's rows (the filed sources' were
+    repaired when filed); `perfwh add` (filing) repairs every finding. The submission's findings
+    and suggestions are the same either way - a report revision, and a CSV whose typo sits
+    beside a report's rows (its findings relate them)."""
+    typo = write_csv(tmp_path / "typo.csv", [dict(ISO_ROW, msg_rate="13662.3"),
+                                             dict(ISO_ROW, message_size_bytes=120, msg_rate="2864.4",
+                                                  cpu_ms_per_msg="26")])
+    for path in (revised_iib, typo):
+        checked_only = check(path, warehouse=built_warehouse)
+        filed = check(path, warehouse=built_warehouse, filing=True)
+        assert checked_only.findings == filed.findings
+        assert sum(1 for f in filed.findings if f["suggested_value"]) >= 2, filed.findings
+
+
 def test_one_row_csv_typo_found_and_clean_row_passes(tmp_path, built_warehouse):
     bad = write_csv(tmp_path / "one.csv", [dict(ISO_ROW, msg_rate="13662.3")])
     done = perfwh("check", bad, "--db", built_warehouse)
@@ -272,6 +288,32 @@ def test_a_small_memory_limit_spills_and_finds_the_same(tmp_path, built_warehous
         assert spill.parent.name.startswith("perfwh-check-")  # beside the scratch database
     assert spilled > 0 and not spill.exists() and not spill.parent.exists()
     assert tight.findings == roomy.findings and len(tight.findings) >= 20_000 // synthetic.TYPO_EVERY
+
+
+def test_the_interface_is_regrouped_on_one_thread_when_all_threads_run_out_of_memory(monkeypatch):
+    """dq_input is computed on all threads; where that needs more memory than the limit leaves
+    (ten million rows beside the raw layer's indexes), on one thread, and the threads are
+    restored."""
+    from perfwh.quality import rules
+
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    con.execute("CREATE TABLE numbers AS SELECT range AS x FROM range(10)")
+    threads_tried = []
+    real_run = rules.run
+
+    def run(c, sql, params=None):
+        if sql.startswith("CREATE OR REPLACE TEMP TABLE"):
+            threads_tried.append(real_run(c, "SELECT current_setting('threads')")[0][0])
+            if threads_tried[-1] > 1:
+                raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")
+        return real_run(c, sql, params)
+
+    monkeypatch.setattr(rules, "run", run)
+    rules._compute_once(con, "CREATE OR REPLACE TEMP TABLE copied AS SELECT * FROM numbers")
+    assert threads_tried == [2, 1]
+    assert con.sql("SELECT count(*) FROM copied").fetchall() == [(10,)]
+    assert con.sql("SELECT current_setting('threads')").fetchall() == [(2,)]
 
 
 @pytest.mark.parametrize("limit", ["1MB", "2MB", "8MB", "10MB"])

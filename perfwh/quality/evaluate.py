@@ -32,14 +32,15 @@ ENGINES = {"gx": "Great Expectations", "duckdb": "DuckDB", "spark": "Apache Spar
 def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list[Rule] | None = None,
              db_path: Path | None = None, gx_dir: Path | None = None, lake: Path | None = None,
              spark_master: str | None = None, repair: bool = True,
-             fit_models: Callable[[duckdb.DuckDBPyConnection], object] | None = None
-             ) -> duckdb.DuckDBPyConnection:
+             fit_models: Callable[[duckdb.DuckDBPyConnection], object] | None = None,
+             repair_source: str | None = None) -> duckdb.DuckDBPyConnection:
     """Every rule's findings on the warehouse open in ``con``, with typo-repair suggestions,
     stored in the temporary table FOUND of the connection returned.
 
     ``fit_models``: the models stage (it writes the model tables and dq_predictions into
     ``con``). Without it, the rules that read dq_predictions see whatever it holds (nothing
-    in a warehouse the models stage has not run on).
+    in a warehouse the models stage has not run on). ``repair_source``: repair only the
+    findings on that source's rows (`repair.suggest_stored`).
 
     Great Expectations reads the database file itself (``db_path``), so ``con`` is closed
     for it and reopened afterwards: use the connection this returns. Spark reads the Parquet
@@ -61,7 +62,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
             else:
                 store_rules(con, rules)
             if repair:
-                suggest_stored(con, rules)
+                suggest_stored(con, rules, source=repair_source)
         return con
     if fitted:
         with materialised(con):
@@ -90,7 +91,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
         store_spark_findings(con, rules, lake, spark_master)
     if repair:
         with materialised(con):
-            suggest_stored(con, rules)
+            suggest_stored(con, rules, source=repair_source)
     return con
 
 

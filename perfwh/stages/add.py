@@ -77,7 +77,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         try:
             result, con = check(path, warehouse=warehouse, sources_file=sources_file, rules=rules,
                                 scratch=scratch, today=today, keep=True, revision_of=revision_of,
-                                fit_all=True)
+                                filing=True)
         except SubmissionError as err:
             raise AddError(f"cannot file the submission: {err}", status=err.status) from None
         try:

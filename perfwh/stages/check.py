@@ -96,7 +96,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
           rules: list[Rule] | None = None, repair: bool = True, scratch: Path | None = None,
           today: dt.date | None = None, keep: bool = False, revision_of: str | None = None,
           memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
-          spark_master: str | None = None, collect: bool = True, fit_all: bool = False,
+          spark_master: str | None = None, collect: bool = True, filing: bool = False,
           fit_limit: int | None = CHECK_FIT_LIMIT):
     """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
 
@@ -112,16 +112,18 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     The models are fitted in the scratch copy with the submission's rows, between the rules'
     two passes, so that the model residual rule holds each submitted cost to its series'
     prediction. A series pools its residual variance with its own source's series only, so a
-    check fits the submission's series alone; with ``fit_all`` (`perfwh add`) every series is
-    fitted, as the build does, for the model tables it files. Fitting takes about 10 ms a
-    series, so a check fits at most ``fit_limit`` series (None: any number); past it, the model
+    check fits the submission's series alone, and repairs the findings on its rows alone (the
+    filed sources' findings were repaired when they were filed). With ``filing`` (`perfwh
+    add`: the scratch becomes the warehouse) every series is fitted and every finding
+    repaired, as the build does, for the tables it files. Fitting takes about 10 ms a series,
+    so a check fits at most ``fit_limit`` series (None: any number); past it, the model
     residual rule finds nothing on the submission, and a note says so."""
     if scratch is None:
         if keep:
             raise ValueError("check(keep=True) needs the caller's scratch file; use checked()")
         with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
-                         today, False, revision_of, memory_limit, engine, spark_master, collect, fit_all,
+                         today, False, revision_of, memory_limit, engine, spark_master, collect, filing,
                          fit_limit)
     path = Path(path)
     _require_file(path)
@@ -146,9 +148,10 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         if revision_of is None:
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
-        fit = fit_warehouse if fit_all else \
+        fit = fit_warehouse if filing else \
             (lambda c: _fit_submission(c, read.source.file, fit_limit, fit_notes))
-        con = _evaluate(con, rules, engine, repair, spark_master, fit)
+        con = _evaluate(con, rules, engine, repair, spark_master, fit,
+                        None if filing else read.source.file)
         result = _result(con, path, read, collect)
         result.notes.extend(fit_notes)
     except duckdb.Error as err:
@@ -195,15 +198,17 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | No
 
 
 def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,
-              spark_master: str | None, fit_models) -> duckdb.DuckDBPyConnection:
+              spark_master: str | None, fit_models, repair_source: str | None
+              ) -> duckdb.DuckDBPyConnection:
     """The rules (and the typo repair) on the scratch warehouse, the models fitted between
     their two passes; for Spark, over a lake of it written to a temporary folder."""
     try:
         if engine != "spark":
-            return evaluate(con, engine, rules, repair=repair, fit_models=fit_models)
+            return evaluate(con, engine, rules, repair=repair, fit_models=fit_models,
+                            repair_source=repair_source)
         with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
-                            repair=repair, fit_models=fit_models)
+                            repair=repair, fit_models=fit_models, repair_source=repair_source)
     except RuleError as err:
         raise SubmissionError(str(err)) from None
 
