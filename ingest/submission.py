@@ -299,10 +299,9 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
     if lines is None:
         line_of, join = "record + 1", ""
     else:
-        import pyarrow as pa
-
-        con.register("_sub_lines", pa.table({"record": list(range(1, len(lines) + 1)), "line": lines}))
-        line_of, join = "l.line", "JOIN _sub_lines l USING (record)"
+        con.execute("CREATE OR REPLACE TEMP TABLE sub_lines AS SELECT unnest(range(1, ?)) AS record, "
+                    "unnest(?::INTEGER[]) AS line", [len(lines) + 1, lines]).fetchall()
+        line_of, join = "l.line", "JOIN sub_lines l USING (record)"
     try:
         con.sql(f"""
             CREATE OR REPLACE TEMP TABLE sub_cells AS
@@ -321,7 +320,7 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                          expected=f"{DESCRIPTION}, separated by {fmt.delimiter!r}") from None
     finally:
         if lines is not None:
-            con.unregister("_sub_lines")
+            con.execute("DROP TABLE IF EXISTS sub_lines").fetchall()
 
 
 def _list(values) -> str:

@@ -24,9 +24,9 @@ from decimal import Decimal, InvalidOperation
 import duckdb
 
 from ingest.units import half_ulp
-from perfwh.warehouse.db import run
+from perfwh.warehouse.db import insert_rows, run
 
-from .rules import (FOUND, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
+from .rules import (FOUND, FOUND_COLUMNS, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
                     stored_findings)
 from .slips import CELL, MICRO, UNDONE
 
@@ -327,19 +327,16 @@ def _write_back(con, table: str, repaired: list[dict]) -> None:
     """The repaired findings' new fields, written over their stored rows (by ``found_id``)."""
     if not repaired:
         return
-    import pyarrow as pa
-
     fields = ("message", "metric", "printed_value", "fact_id", "source_line", "source",
               "suggested_value", "suggestion_kind")
-    types = {"fact_id": pa.int64(), "source_line": pa.int64()}
-    data = {"found_id": pa.array([f["found_id"] for f in repaired], pa.int64())}
-    data.update({c: pa.array([f.get(c) for f in repaired], types.get(c, pa.string())) for c in fields})
-    con.register("_repaired", pa.table(data))
+    columns = ", ".join(f"{c} {FOUND_COLUMNS[c]}" for c in fields)
+    run(con, f"CREATE OR REPLACE TEMP TABLE repair_written (found_id BIGINT, {columns})")
     try:
+        insert_rows(con, "repair_written", repaired)
         run(con, f"UPDATE {table} SET " + ", ".join(f"{c} = r.{c}" for c in fields)
-            + f" FROM _repaired r WHERE {table}.rowid = r.found_id")
+            + f" FROM repair_written r WHERE {table}.rowid = r.found_id")
     finally:
-        con.unregister("_repaired")
+        run(con, "DROP TABLE IF EXISTS repair_written")
 
 
 def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
@@ -446,15 +443,9 @@ def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
 
 def _materialise(con, relation: str, worlds: list[dict]) -> None:
     """repair_worlds: for each world, the rows of the target row's scenario, one cell replaced."""
-    import pyarrow as pa
-
-    con.register("_candidates", pa.Table.from_pylist(worlds, schema=pa.schema([
-        ("world", pa.int64()), ("target_row", pa.int64()), ("metric", pa.string()),
-        ("printed", pa.string()), ("value", pa.float64()), ("half_ulp", pa.float64())])))
-    try:
-        run(con, "CREATE OR REPLACE TEMP TABLE repair_candidates AS SELECT * FROM _candidates")
-    finally:
-        con.unregister("_candidates")
+    run(con, "CREATE OR REPLACE TEMP TABLE repair_candidates (world BIGINT, target_row BIGINT, "
+             "metric VARCHAR, printed VARCHAR, value DOUBLE, half_ulp DOUBLE)")
+    insert_rows(con, "repair_candidates", worlds)
     swap = []
     for metric in METRICS:
         for suffix, column in (("", "value"), ("_printed", "printed"), ("_half_ulp", "half_ulp")):

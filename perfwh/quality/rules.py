@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from perfwh.core.paths import RULES_DIR
-from perfwh.warehouse.db import out_of_memory, run, single_threaded
+from perfwh.warehouse.db import insert_rows, out_of_memory, run, single_threaded
 
 SEVERITIES = ("error", "warning")
 RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
@@ -206,19 +206,7 @@ def store_rules(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str = 
 
 def store_findings(con: duckdb.DuckDBPyConnection, findings: list[dict], table: str = FOUND) -> None:
     """Findings computed elsewhere (Great Expectations, a list) appended to ``table``."""
-    if not findings:
-        return
-    import pyarrow as pa
-
-    types = {"BIGINT": pa.int64(), "VARCHAR": pa.string()}
-    data = pa.Table.from_pydict(
-        {c: [f.get(c) for f in findings] for c in FOUND_COLUMNS},
-        schema=pa.schema([(c, types[t]) for c, t in FOUND_COLUMNS.items()]))
-    con.register("_stored_findings", data)
-    try:
-        run(con, f"INSERT INTO {table} SELECT * FROM _stored_findings")
-    finally:
-        con.unregister("_stored_findings")
+    insert_rows(con, table, findings)
 
 
 def stored_findings(con: duckdb.DuckDBPyConnection, where: str = "TRUE", params: list | None = None,
