@@ -100,8 +100,8 @@ listed AS (
 ),
 failures AS (
     SELECT c.world, c.claim_id, c.source, c.source_line, c.metric, c.printed_value, c.claim_text,
-           printf('%d of the %d pairs of rows it compares go the other way: %s%s', t.n_against,
-                  t.n_pairs, l.pairs_text,
+           printf('%d of the %d pairs of rows it compares %s the other way: %s%s', t.n_against,
+                  t.n_pairs, CASE WHEN t.n_against = 1 THEN 'goes' ELSE 'go' END, l.pairs_text,
                   CASE WHEN t.n_against > 4 THEN printf('; and %d more', t.n_against - 4)
                        ELSE '' END) AS evidence
     FROM claims c

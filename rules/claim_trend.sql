@@ -81,7 +81,8 @@ listed AS (
 ),
 failures AS (
     SELECT c.world, c.claim_id, c.source, c.source_line, c.metric, c.printed_value, c.claim_text,
-           printf('%d of the %d steps go the other way: %s%s', t.n_against, t.n_steps, l.steps_text,
+           printf('%d of the %d steps %s the other way: %s%s', t.n_against, t.n_steps,
+                  CASE WHEN t.n_against = 1 THEN 'goes' ELSE 'go' END, l.steps_text,
                   CASE WHEN t.n_against > 4 THEN printf('; and %d more', t.n_against - 4)
                        ELSE '' END) AS evidence
     FROM claims c

@@ -1,6 +1,8 @@
 """The data-quality rules on the real warehouse: what they find, and what they must not."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from perfwh.core.paths import RULES_DIR
@@ -48,6 +50,16 @@ def test_messages_give_each_number_its_unit_once(wh):
     assert ace13 and all(" msgs/s x CPU cost " in f["message"] and " ms keeps " in f["message"]
                          for f in ace13)
 
+
+
+def test_a_claim_refuted_by_one_comparison_says_it_goes_the_other_way(wh):
+    """"1 of the 30 pairs ... goes the other way"; "3 of the 30 ... go"."""
+    claims = findings(wh, "rule IN ('claim_order', 'claim_trend') AND message LIKE '%the other way%'")
+    counted = [re.search(r"; (\d+) of the \d+ (?:pairs of rows it compares|steps) (goes|go) the other way",
+                         f["message"]) for f in claims]
+    assert claims and all(counted), [f["message"] for f, c in zip(claims, counted) if not c][:1]
+    assert any(c.group(1) == "1" for c in counted)
+    assert all((c.group(2) == "goes") == (c.group(1) == "1") for c in counted)
 
 def test_a_rule_file_without_a_header_is_refused(tmp_path):
     bad = tmp_path / "no_header.sql"
