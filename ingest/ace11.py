@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from .common import (AliasMap, ensure_tables, next_nonblank, note_variant, require_signature,
                      table_rows)
 from .prose import COUNT, Wording, find, sentences
-from .records import Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario, SourceTable
+from .records import (REST_API, TOOLKIT_FLOW, Claim, Line, Observation, ParsedReport, ParseError,
+                      Quantity, Scenario, SourceTable)
 from .text import clean_text, tokens
 from .units import quantity
 
@@ -43,17 +44,17 @@ _SIZE = re.compile(r"^\d+(?:\.\d+)?[A-Za-z]+$")
 
 _HTTP = "HTTP"
 SCENARIOS = {s.name: s for s in [
-    Scenario("HTTP BLOB Echo", _HTTP, "BLOB", "Toolkit message flow",
+    Scenario("HTTP BLOB Echo", _HTTP, "BLOB", TOOLKIT_FLOW,
              "HTTP Input and HTTP Reply nodes echoing the request body with the BLOB parser."),
-    Scenario("HTTP XMLNSC Echo", _HTTP, "XMLNSC", "Toolkit message flow",
+    Scenario("HTTP XMLNSC Echo", _HTTP, "XMLNSC", TOOLKIT_FLOW,
              "HTTP Input and HTTP Reply echo with the XMLNSC parser, parse timing Complete."),
-    Scenario("HTTP XMLNSC ESQL Transformation", _HTTP, "XMLNSC", "Toolkit message flow",
+    Scenario("HTTP XMLNSC ESQL Transformation", _HTTP, "XMLNSC", TOOLKIT_FLOW,
              "Adds an ESQL Compute node summing numeric values throughout the message."),
-    Scenario("HTTP XMLNSC Mapper Transformation", _HTTP, "XMLNSC", "Toolkit message flow",
+    Scenario("HTTP XMLNSC Mapper Transformation", _HTTP, "XMLNSC", TOOLKIT_FLOW,
              "Uses a Mapping node for simple arithmetic on an XML array."),
-    Scenario("REST Echo", _HTTP, "JSON", "REST API",
+    Scenario("REST Echo", _HTTP, "JSON", REST_API,
              "REST API whose one operation copies the request to the response in ESQL."),
-    Scenario("SOAP Echo", "SOAP/HTTP", "SOAP", "Toolkit message flow",
+    Scenario("SOAP Echo", "SOAP/HTTP", "SOAP", TOOLKIT_FLOW,
              "SOAP Input and SOAP Reply with an ESQL node moving the body between envelopes."),
 ]}
 

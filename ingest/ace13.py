@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from .common import AliasMap, ensure_tables, note_variant, require_signature
 from .prose import COUNT, Wording, find, sentences
-from .records import (Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
-                      SourceTable, TShirt)
+from .records import (FLOW_STYLES, Claim, Line, Observation, ParsedReport, ParseError, Quantity,
+                      Scenario, SourceTable, TShirt)
 from .text import clean_text
 from .units import quantity
 
@@ -279,7 +279,7 @@ def _scenario(name: str, style: str, report: ParsedReport, line: int) -> str:
             raise ParseError(f"unknown test {name!r}", line,
                              expected="one of " + ", ".join(SCENARIO_FACTS))
         transport, domain, description = facts
-        report.scenarios.append(Scenario(full, transport, domain, f"{style} flow", description))
+        report.scenarios.append(Scenario(full, transport, domain, FLOW_STYLES[style], description))
     return full
 
 
@@ -315,7 +315,7 @@ def _startup_table(table: _PipeTable, number: int, name: str, sentence: Line,
                                      table.header_line.page,
                                      note=f"caption lost; mapped from the description at line {sentence.number}"))
     report.scenarios.append(Scenario(name, None, None,
-                                     "Designer flow" if "Designer" in name else "Toolkit flow",
+                                     FLOW_STYLES["Designer" if "Designer" in name else "Toolkit"],
                                      clean_text(sentence.text)))
     for line, cells in table.rows:
         # The rows print the T-shirt under "Name" and the time under "Capacity": the

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from .common import (AliasMap, ensure_tables, next_nonblank, normalise_header, require_signature,
                      table_rows)
 from .prose import Wording, find, hedged, sentences
-from .records import Claim, Line, Observation, ParsedReport, ParseError, Scenario, SourceTable
+from .records import (REST_API, TOOLKIT_FLOW, Claim, Line, Observation, ParsedReport, ParseError,
+                      Scenario, SourceTable)
 from .text import clean_text, tokens
 from .units import quantity
 
@@ -43,28 +44,28 @@ HALF_ALIASES = [AliasMap("Non Persistent", "Non-Persistent", "Nonpersistent"),
 # What each use case is, as far as the report's names tell (the results page does not
 # describe the flows; transports follow from the names and the persistence halves).
 SCENARIOS = {
-    "Aggregation": Scenario("Aggregation", "MQ", None, "Toolkit message flow",
+    "Aggregation": Scenario("Aggregation", "MQ", None, TOOLKIT_FLOW,
                             "Aggregation use case: fan-out of requests and fan-in of replies over MQ."),
-    "Coordinated Request/Reply": Scenario("Coordinated Request/Reply", "MQ", None, "Toolkit message flow",
+    "Coordinated Request/Reply": Scenario("Coordinated Request/Reply", "MQ", None, TOOLKIT_FLOW,
                                           "Coordinated request/reply use case over MQ."),
-    "Large Messaging": Scenario("Large Messaging", "MQ", None, "Toolkit message flow",
+    "Large Messaging": Scenario("Large Messaging", "MQ", None, TOOLKIT_FLOW,
                                 "Large messaging use case: a large input message split into slices over MQ."),
-    "Message Routing": Scenario("Message Routing", "MQ", None, "Toolkit message flow",
+    "Message Routing": Scenario("Message Routing", "MQ", None, TOOLKIT_FLOW,
                                 "Message routing use case over MQ."),
-    "Transforming a message": Scenario("Transforming a message", "MQ", None, "Toolkit message flow",
+    "Transforming a message": Scenario("Transforming a message", "MQ", None, TOOLKIT_FLOW,
                                        "Message transformation use case over MQ."),
-    "File out and file in": Scenario("File out and file in", "File", None, "Toolkit message flow",
+    "File out and file in": Scenario("File out and file in", "File", None, TOOLKIT_FLOW,
                                      "Writes messages to files and reads them back (File nodes)."),
-    "SOAP Consumer": Scenario("SOAP Consumer", "SOAP/HTTP", "SOAP", "Toolkit message flow",
+    "SOAP Consumer": Scenario("SOAP Consumer", "SOAP/HTTP", "SOAP", TOOLKIT_FLOW,
                               "Flow acting as a SOAP web-service consumer."),
-    "SOAP Provider": Scenario("SOAP Provider", "SOAP/HTTP", "SOAP", "Toolkit message flow",
+    "SOAP Provider": Scenario("SOAP Provider", "SOAP/HTTP", "SOAP", TOOLKIT_FLOW,
                               "Flow acting as a SOAP web-service provider."),
     "ISO 8583 Transformation": Scenario("ISO 8583 Transformation", "TCP/IP", "DFDL (ISO 8583)",
-                                        "Toolkit message flow",
+                                        TOOLKIT_FLOW,
                                         "Transformation of ISO 8583 financial messages."),
-    "RESTful API – Post": Scenario("RESTful API – Post", "HTTP", "JSON", "REST API",
+    "RESTful API – Post": Scenario("RESTful API – Post", "HTTP", "JSON", REST_API,
                                   "REST API POST operation."),
-    "RESTful API – Get": Scenario("RESTful API – Get", "HTTP", "JSON", "REST API",
+    "RESTful API – Get": Scenario("RESTful API – Get", "HTTP", "JSON", REST_API,
                                  "REST API GET operation."),
 }
 

@@ -71,6 +71,14 @@ class SourceTable:
     note: str | None = None
 
 
+# How a flow is built (Scenario.flow_style), spelt one way whichever report says it: ACE 13
+# writes "Toolkit flows" where IIB 10 and ACE 11 write message flows built in the Toolkit.
+TOOLKIT_FLOW = "Toolkit message flow"
+DESIGNER_FLOW = "Designer flow"
+REST_API = "REST API"
+FLOW_STYLES = {"Toolkit": TOOLKIT_FLOW, "Designer": DESIGNER_FLOW}
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str

@@ -64,7 +64,7 @@ _VARIANTS = [
 ]
 
 _MQ = "MQ"
-_XML = "XML (generic)"
+_XML = "Generic XML"  # the report's own name for the format (FORMATS)
 
 
 def _conversion(source: str, target: str) -> Scenario:

@@ -53,17 +53,36 @@ SELECT
 FROM raw_platforms p
 JOIN dim_report r USING (source);
 
+-- A submission names its test without describing it. A submitted scenario takes the
+-- transport, message domain and flow style the reports give a test of the same name, each only
+-- where every report naming it gives the same one (WBIMB 5's and IIB 10's Aggregation differ
+-- in flow style and domain, so a submitted Aggregation gets their common transport alone).
 CREATE TABLE dim_scenario AS
+WITH reported AS (
+    SELECT s.name,
+           CASE WHEN count(DISTINCT coalesce(s.transport, '')) = 1 THEN min(s.transport) END
+               AS transport,
+           CASE WHEN count(DISTINCT coalesce(s.message_domain, '')) = 1 THEN min(s.message_domain) END
+               AS message_domain,
+           CASE WHEN count(DISTINCT coalesce(s.flow_style, '')) = 1 THEN min(s.flow_style) END
+               AS flow_style
+    FROM raw_scenarios s
+    JOIN raw_reports r USING (source)
+    WHERE r.family <> 'submission'
+    GROUP BY s.name
+)
 SELECT
     CAST(ROW_NUMBER() OVER (ORDER BY s.source, s.name) AS INTEGER)  AS scenario_id,
     r.report_id,
     s.name                                                          AS scenario,
-    s.transport,
-    s.message_domain,
-    s.flow_style,
+    coalesce(s.transport, k.transport)                              AS transport,
+    coalesce(s.message_domain, k.message_domain)                    AS message_domain,
+    coalesce(s.flow_style, k.flow_style)                            AS flow_style,
     s.description
 FROM raw_scenarios s
-JOIN dim_report r USING (source);
+JOIN dim_report r USING (source)
+LEFT JOIN reported k ON k.name = s.name AND r.family = 'submission'
+ORDER BY scenario_id;
 
 CREATE TABLE dim_message_size AS
 SELECT

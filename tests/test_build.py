@@ -247,6 +247,28 @@ def test_natural_row_order_is_deterministic(previous):
         con.close()
 
 
+# ------------------------------------------------------------------------------- scenarios
+
+def test_a_scenario_attribute_is_spelt_one_way_across_the_reports(wh):
+    """An analyst filtering on flow_style or message_domain finds every scenario of that kind:
+    no value is another's words reordered ("XML (generic)" beside "Generic XML"), and a
+    test both ACE 11 and ACE 13 ran is described alike (WBIMB 5's Aggregation and IIB 10's
+    share only a name)."""
+    for column in ("flow_style", "message_domain", "transport"):
+        values = [v for (v,) in wh.sql(f"SELECT DISTINCT {column} FROM raw_scenarios "
+                                       f"WHERE {column} IS NOT NULL ORDER BY 1").fetchall()]
+        by_words = {}
+        for value in values:
+            by_words.setdefault(frozenset(re.findall(r"\w+", value.lower())), []).append(value)
+        assert all(len(v) == 1 for v in by_words.values()), (column, by_words)
+    same_test = wh.sql("SELECT DISTINCT transport, message_domain, flow_style FROM raw_scenarios "
+                       "WHERE name = 'HTTP XMLNSC ESQL Transformation'").fetchall()
+    assert same_test == [("HTTP", "XMLNSC", "Toolkit message flow")]
+    toolkit = wh.sql("SELECT count(DISTINCT source) FROM raw_scenarios "
+                     "WHERE flow_style = 'Toolkit message flow'").fetchall()[0][0]
+    assert toolkit == 3  # IIB 10, ACE 11, ACE 13
+
+
 # -------------------------------------------------------------------------- header variants
 
 def test_header_variants_recorded(wh):

@@ -212,6 +212,34 @@ def test_check_and_add_agree(case, sandbox, tmp_path):
         assert path.name in [s.file for s in load_manifest(sandbox["sources"])]
 
 
+
+def test_a_submitted_test_takes_what_the_reports_agree_it_is(sandbox, tmp_path):
+    """A submission names its tests; the transport, domain and flow style come from the reports
+    that ran a test of that name, where they all say the same."""
+    path = write(tmp_path / "described.csv", [
+        _row(),
+        _row(scenario="HTTP XMLNSC ESQL Transformation", message_size_bytes="2048"),
+        _row(scenario="Aggregation", message_size_bytes="4096"),  # WBIMB 5 and IIB 10 differ
+        _row(scenario="My own flow", message_size_bytes="8192")])
+    add(path, {}, warehouse=sandbox["db"], sources_file=sandbox["sources"])
+    con = duckdb.connect(str(sandbox["db"]), read_only=True)
+    try:
+        described = con.sql("""
+            SELECT scenario, transport, message_domain, flow_style, description
+            FROM dim_scenario JOIN dim_report USING (report_id) WHERE source = ?
+            ORDER BY scenario""", params=[path.name]).fetchall()
+        reported = con.sql("SELECT DISTINCT transport, message_domain, flow_style FROM dim_scenario "
+                           "WHERE scenario = 'Aggregation' AND description <> 'Submitted results' "
+                           "ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+    assert described == [
+        ("Aggregation", "MQ", None, None, "Submitted results"),
+        ("HTTP XMLNSC ESQL Transformation", "HTTP", "XMLNSC", "Toolkit message flow", "Submitted results"),
+        ("ISO 8583 Transformation", "TCP/IP", "DFDL (ISO 8583)", "Toolkit message flow", "Submitted results"),
+        ("My own flow", None, None, None, "Submitted results")]
+    assert reported == [("MQ", "Generic XML", "Aggregate nodes"), ("MQ", None, "Toolkit message flow")]
+
 def test_unknown_vocabulary_names_column_value_and_allowed_values(built_warehouse, tmp_path):
     path = write(tmp_path / "vocab.csv", [_row(concurrency_kind="tshirt", concurrency="XXL"),
                                           _row(persistent="maybe")])
