@@ -10,16 +10,18 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import duckdb
 import pytest
 
 from ingest import submission
+from ingest.records import ParseError
 from perfwh.core.commit import JOURNAL, Transaction
 from perfwh.core.files import scratch_directory
 from test_reliability import (PERFWH, add_killed_after_its_first_rename, box,  # noqa: F401 - the fixture
-                              perfwh, submission as three_sizes)
+                              perfwh, state, submission as three_sizes)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -267,6 +269,60 @@ def test_ctrl_c_during_the_renames_waits_for_them(tmp_path, capsys):
     assert [t.read_text() for t in targets] == ["new 0", "new 1", "new 2"]
     assert not (tmp_path / JOURNAL).exists()
     assert "committed whole" in capsys.readouterr().err
+
+
+class InterruptedRead:
+    """A DuckDB connection on which reading the submission's CSV is stopped by Ctrl-C: DuckDB
+    then raises its own InterruptException, not KeyboardInterrupt."""
+
+    def __init__(self, con):
+        self._con = con
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def sql(self, query, *args, **kwargs):
+        if "read_csv" in query:
+            raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+        return self._con.sql(query, *args, **kwargs)
+
+
+@pytest.mark.parametrize("command", ["add", "check"])
+def test_ctrl_c_while_duckdb_reads_the_csv_is_an_interruption_not_bad_input(box, monkeypatch, capsys, command):
+    """DuckDB's report of a stopped read is not the file's fault: the command ends as
+    interrupted (130), files nothing and does not blame the CSV."""
+    from perfwh.cli import EXIT_INTERRUPTED, main
+
+    path = three_sizes(box["tmp"] / "stopped.csv", "stopped box")
+    before = state(box)
+    real = submission._read_cells
+    monkeypatch.setattr(submission, "_read_cells", lambda con, *args: real(InterruptedRead(con), *args))
+    status = main([command, str(path), "--db", str(box["db"]), "--sources", str(box["sources"])])
+    err = capsys.readouterr().err
+    assert status == EXIT_INTERRUPTED, err
+    assert "interrupted" in err and "cannot be read" not in err, err
+    assert state(box) == before
+
+
+def test_a_command_that_failed_because_it_was_stopped_ends_as_stopped(box, monkeypatch, capsys):
+    """Whatever error a stopped step reported (here the reader blames the file), once Ctrl-C
+    came the command's status is 130, as a script waiting on it expects."""
+    from perfwh.cli import EXIT_INTERRUPTED, main
+
+    def stopped_then_blamed(*_args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            raise ParseError("cannot be read as CSV (Query interrupted)", 2) from None
+        raise AssertionError("SIGINT did not arrive")
+
+    path = three_sizes(box["tmp"] / "blamed.csv", "blamed box")
+    before = state(box)
+    monkeypatch.setattr(submission, "_read_cells", stopped_then_blamed)
+    status = main(["add", str(path), "--db", str(box["db"]), "--sources", str(box["sources"])])
+    assert status == EXIT_INTERRUPTED, capsys.readouterr().err
+    assert state(box) == before
 
 
 def test_a_reader_finishes_a_commit_a_killed_writer_left(box, monkeypatch):

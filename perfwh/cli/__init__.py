@@ -11,6 +11,7 @@ import logging
 import signal
 import sys
 
+from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import NotAWarehouse
 
 from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE, json_error
@@ -45,28 +46,19 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that every writer cleans up the same way."""
 
 
-_SIGNALLED: list[int] = []  # what the handler saw: DuckDB may replace its exception by its own
+_SIGNALLED: list[int] = []  # what the handlers saw: code may have turned their exception into an error
 
 
-def _terminate(signum, frame):
+def _stop(signum, frame):
+    """Ctrl-C and SIGTERM raise as usual, and are noted: DuckDB turns the exception into its
+    own, and a command that reports DuckDB errors could end with an error's status."""
     _SIGNALLED.append(signum)
-    raise Terminated()
-
-
-def _interrupted(err: BaseException) -> bool:
-    """Ctrl-C, SIGTERM, or DuckDB reporting a query it stopped because of one (it turns the
-    signal handler's exception into "RuntimeError: Query interrupted")."""
-    duckdb = sys.modules.get("duckdb")  # not imported (or half imported): not a DuckDB error
-    interrupt = getattr(duckdb, "InterruptException", KeyboardInterrupt)
-    if isinstance(err, (KeyboardInterrupt, interrupt)):
-        return True
-    if isinstance(err, RuntimeError) and "interrupted" in str(err).lower():
-        return True
-    return err.__cause__ is not None and _interrupted(err.__cause__)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 def main(argv: list[str] | None = None) -> int:
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    _SIGNALLED.clear()
     command = "perfwh"
     _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
     args = None
@@ -75,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         command = f"perfwh {args.command}"
         logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                             format="%(name)s: %(message)s")
-        return args.func(args)
+        status = args.func(args)
+        if status != EXIT_OK and _SIGNALLED:  # it failed because it was stopped: say that
+            return _stopped(command, args, signal.SIGTERM in _SIGNALLED)
+        return status
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
         return EXIT_OK
     except NotAWarehouse as err:  # --db (or $PERFWH_DB) names no warehouse: one line, no traceback
@@ -84,15 +79,19 @@ def main(argv: list[str] | None = None) -> int:
             print(json_error(str(err), EXIT_USAGE))
         return EXIT_USAGE
     except BaseException as err:  # noqa: B902 - interruptions end with one line, not a traceback
-        if not _interrupted(err):
+        if not interrupted(err):
             raise
-        terminated = isinstance(err, Terminated) or signal.SIGTERM in _SIGNALLED
-        writes = getattr(getattr(args, "func", None), "writes", True)
-        print(f"{command}: {'terminated' if terminated else 'interrupted'}"
-              + (" (what it writes lands whole or not at all)" if writes else ""), file=sys.stderr)
-        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+        return _stopped(command, args, isinstance(err, Terminated) or signal.SIGTERM in _SIGNALLED)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _stopped(command: str, args, terminated: bool) -> int:
+    writes = getattr(getattr(args, "func", None), "writes", True)
+    print(f"{command}: {'terminated' if terminated else 'interrupted'}"
+          + (" (what it writes lands whole or not at all)" if writes else ""), file=sys.stderr)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def run() -> None:

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import duckdb
 
+from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import RULES_DIR
 from perfwh.warehouse.db import insert_rows, out_of_memory, run, single_threaded
 
@@ -193,6 +194,8 @@ def store_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None 
         run(con, f"INSERT INTO {table} SELECT {columns}, ?, ?, {suggestion}, NULL FROM (\n"
                  f"{query}\n) AS found", [rule.name, rule.severity])
     except duckdb.Error as err:
+        if interrupted(err):
+            raise
         if out_of_memory(err):  # not a fault of the rule: the caller knows the limit and what to advise
             raise duckdb.OutOfMemoryException(f"{rule.path}: {str(err).splitlines()[0]}") from None
         raise RuleError(f"{rule.path}: {str(err).splitlines()[0]}") from None
@@ -266,6 +269,8 @@ def run_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None = 
         names = result.columns
         rows = [dict(zip(names, values)) for values in result.fetchall()]
     except duckdb.Error as err:
+        if interrupted(err):
+            raise
         raise RuleError(f"{rule.path}: {err}") from None
     return finding_rows(rule, rows, columns)
 

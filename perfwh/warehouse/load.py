@@ -21,6 +21,7 @@ from ingest.units import METRICS, UNITS
 from ingest.vocabulary import CONCURRENCY_KINDS
 
 from perfwh.core.files import scratch_directory
+from perfwh.core.interrupts import interrupted
 
 from .db import insert_rows, out_of_memory, run, sql_literal
 from .schema import apply_model_stage, apply_raw_stage
@@ -134,8 +135,8 @@ def copy_raw_layer(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
         for table in RAW_TABLES:
             run(con, f"INSERT INTO {table} BY NAME SELECT * FROM source_warehouse.{table}")
     except duckdb.Error as err:
-        if out_of_memory(err):
-            raise  # not a schema mismatch: the caller reports its memory limit
+        if out_of_memory(err) or interrupted(err):
+            raise  # not a schema mismatch: the caller reports its memory limit, or the stop
         raise WarehouseError(f"{warehouse}: its raw layer does not match this perfwh's schema "
                              f"({str(err).splitlines()[0]}); rebuild it with `perfwh build`") from None
     finally:
