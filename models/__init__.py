@@ -2,6 +2,7 @@
 connection it is handed and imports nothing of perfwh (only `ingest` for units and
 vocabulary); `perfwh.stages.models` writes its tables, `perfwh.cli` prints its answers.
 
+- `models.spec`: the models' names and shared limits, without numerics.
 - `models.fit`: the two models (fixed cost plus cost per KB; power law), their intervals,
   leave-one-size-out; pure numerics (numpy, scipy).
 - `models.tables`: series from the warehouse, exclusions from dq_findings, and the rows of

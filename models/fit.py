@@ -25,16 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-LINEAR = "linear"
-POWER = "power"
-MODELS = (LINEAR, POWER)
+from .spec import LINEAR, MIN_SIZES, MODELS, POWER, WIDE_LEVEL  # noqa: F401 - the library's names
+
 KIB = 1024.0
-MIN_SIZES = 3  # a series needs three sizes: two to fit each left-out one
-# The wide prediction interval a point's own leave-one-size-out prediction is held to by the
-# model residual rule (rules/model_residual.sql reads it from dq_predictions): outside it, the
-# point is unlikely (1 in 100) to be a measurement of the same cost curve. model_predictions
-# names its limits lower_99 and upper_99.
-WIDE_LEVEL = 0.99
 
 
 class FitError(ValueError):

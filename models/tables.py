@@ -27,6 +27,8 @@ import duckdb
 
 from ingest import vocabulary
 
+from .spec import LINEAR, MIN_SIZES, MODELS, POWER, WIDE_LEVEL
+
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[tuple]:
     """Rows of a query, fetched at once (DuckDB 2.0 keeps no result pending)."""
@@ -213,10 +215,12 @@ POOL_OUTLIER = 5.0
 
 def fit_all(series: list[Series]) -> ModelRun:
     """Fit every series with enough usable sizes; residual variances pooled per report."""
-    from .fit import MIN_SIZES, MODELS, fit_series, full_fits
-
     fitted = [s for s in series if len(s.usable_sizes) >= MIN_SIZES]
     unfitted = [s for s in series if len(s.sizes) >= MIN_SIZES and len(s.usable_sizes) < MIN_SIZES]
+    if not fitted:  # the numerics (numpy, scipy) are loaded only when there is something to fit
+        return ModelRun(fitted, unfitted)
+    from .fit import fit_series, full_fits
+
     # Pass 1: full fits, summed per report and model, to pool residual variances (and the
     # robust pool: without the outlying series).
     full = {id(s): full_fits([p.size for p in s.usable], [p.cost for p in s.usable]) for s in fitted}
@@ -282,8 +286,6 @@ def _pct(value, q):
 
 
 def fit_rows(run_: ModelRun) -> list[dict]:
-    from .fit import LINEAR, POWER
-
     rows = []
     for s in run_.fitted:
         r = s.result
@@ -338,7 +340,7 @@ class _Pred:
 
 
 def _predictions(s: Series) -> list[_Pred]:
-    from .fit import LINEAR, POWER, WIDE_LEVEL, loso_lookup
+    from .fit import loso_lookup
 
     r = s.result
     lookups = {m: loso_lookup(r, m) for m in (LINEAR, POWER)}

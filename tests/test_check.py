@@ -102,6 +102,19 @@ def test_one_row_csv_typo_found_and_clean_row_passes(tmp_path, built_warehouse):
     assert done.stdout == ""
 
 
+def test_a_check_with_nothing_to_fit_loads_no_numerics(tmp_path, built_warehouse):
+    """A one-row check is the command a user waits on: libraries it does not use are not
+    loaded (numpy and scipy only when a series can be fitted; pyarrow and pandas never)."""
+    bad = write_csv(tmp_path / "one.csv", [dict(ISO_ROW, msg_rate="13662.3")])
+    probe = ("import sys\nfrom perfwh.cli import main\nstatus = main(sys.argv[1:])\n"
+             "print(sorted(m for m in ('numpy', 'scipy', 'pandas', 'pyarrow') if m in sys.modules))\n"
+             "sys.exit(status)")
+    done = subprocess.run([sys.executable, "-c", probe, "check", str(bad), "--db", str(built_warehouse)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "(suggest 1362.3)" in done.stdout, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
+
+
 def test_unreadable_submissions_exit_2_with_the_reason(tmp_path, built_warehouse):
     wrong_header = tmp_path / "wrong.csv"
     wrong_header.write_text("foo,bar\n1,2\n")

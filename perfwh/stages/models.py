@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from models.fit import MIN_SIZES
+from models.spec import MIN_SIZES
 from models.tables import (ACCURACY_SQL, PREDICTIONS_VIEW_SQL, count_series, fit_all, has_table,
                            load_series, model_tables)
 from perfwh.warehouse.db import create_table, run
