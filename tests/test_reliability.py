@@ -447,3 +447,69 @@ def test_size_refuses_impossible_rates_with_valid_json(built_warehouse, rate):
     assert done.returncode == 2
     answer = json.loads(done.stdout)  # valid JSON, even for an error
     assert answer["cores"] is None and "messages per second" in answer["error"]
+
+
+# -- the stages that run Jupyter kernels stop like every other ----------------------------
+
+def kernels_of(pid: int) -> set[int]:
+    """The Jupyter kernels the process ``pid`` started (its children running ipykernel)."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            stat = (proc / "stat").read_text()
+            cmdline = (proc / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid and b"ipykernel" in cmdline:
+            found.add(int(proc.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, sig, whole_group", [
+    ("notebooks", signal.SIGTERM, False),
+    ("notebooks", signal.SIGINT, True),   # Ctrl-C in a terminal: the kernels get it too
+    ("site", signal.SIGINT, False),
+    ("site", signal.SIGTERM, True),
+])
+def test_a_stop_while_kernels_run_is_one_line_and_leaves_no_kernel(tmp_path, built_warehouse, command,
+                                                                    sig, whole_group):
+    """nbclient takes SIGINT and SIGTERM for itself on the thread that runs its event loop,
+    and puts Python's defaults back, not ours: a stop came out as nbclient's clean-up
+    tracebacks with status 1, or killed the process outright. Stopped while its kernels run,
+    the command ends with its status and one line, writes nothing, and leaves no kernel."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen(PERFWH + [command, "--db", str(built_warehouse), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    kernels: set[int] = set()
+    while not kernels and proc.poll() is None and time.monotonic() < deadline:
+        kernels = kernels_of(proc.pid)
+        time.sleep(0.05)
+    assert kernels, "no kernel was started"
+    time.sleep(0.5)
+    kernels |= kernels_of(proc.pid)
+    if whole_group:
+        import os
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    _out, err = proc.communicate(timeout=120)
+    stopped = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")}[sig]
+    assert (proc.returncode, err.strip().splitlines()) == (
+        stopped[0], [f"perfwh {command}: {stopped[1]} (what it writes lands whole or not at all)"]), err
+    assert not out.exists()
+    deadline = time.monotonic() + 10
+    while any(alive(k) for k in kernels) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [k for k in kernels if alive(k)], "a kernel outlived the command"

@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             print(json_error(str(err), EXIT_USAGE))
         return EXIT_USAGE
     except BaseException as err:  # noqa: B902 - interruptions end with one line, not a traceback
-        if not interrupted(err):
+        # after a stop, whatever a library made of it (nbclient's kernel clean-up asserts, an
+        # asyncio task is cancelled) is the stop
+        if not (interrupted(err) or _SIGNALLED):
             raise
         return _stopped(command, args, isinstance(err, Terminated) or signal.SIGTERM in _SIGNALLED)
     finally:

@@ -19,7 +19,7 @@ from pathlib import Path
 from perfwh.core.files import replace_directory, temporary_path
 from perfwh.core.paths import CURATED_DIR, DB_ENV, NOTEBOOKS_DIR, PROJECT_ROOT, WAREHOUSE
 
-from .kernels import execute_notebook
+from .kernels import KernelDied, execute_notebook, run_stoppably
 
 OUT_DIR = CURATED_DIR / "notebooks"
 KERNEL = "perfwh"
@@ -85,6 +85,8 @@ async def _execute(path: Path, target: Path, db: Path, kernel: str, timeout: int
             text = _ANSI.sub("", str(err)).strip()
             last = text.splitlines()[-1] if text else ""
             raise NotebookError(f"{path.name}: a cell failed: {last}\n{text}") from None
+        except KernelDied as err:
+            raise NotebookError(f"{path.name}: {err}") from None
         seconds = time.perf_counter() - started
         nbformat.write(nb, target / path.name)
         return NotebookRun(path, target / path.name, seconds, len(nb.cells), count_charts(nb))
@@ -101,8 +103,6 @@ def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Pat
                   kernel: str = KERNEL, timeout: int = 600, jobs: int = 2) -> list[NotebookRun]:
     """Execute the notebooks against ``db``; write the executed copies to ``out``
     atomically. Raises NotebookError on the first failure (``out`` is then unchanged)."""
-    import asyncio
-
     db = Path(db).resolve()
     if not db.is_file():
         raise NotebookError(f"{db}: no warehouse; run `perfwh build` and `perfwh models` (or `make models`)")
@@ -115,7 +115,7 @@ def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Pat
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        runs = asyncio.run(_execute_all(paths, tmp, db, kernel, timeout, jobs))
+        runs = run_stoppably(lambda: _execute_all(paths, tmp, db, kernel, timeout, jobs))
         replace_directory(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -34,7 +34,7 @@ import yaml
 
 from perfwh.publish.html import anchor_id, esc, raw_html_block
 from perfwh.publish.pages import common
-from perfwh.publish.kernels import execute_notebook
+from perfwh.publish.kernels import KernelDied, execute_notebook, run_stoppably
 
 from .config import NavItem, SiteConfig, SiteError
 from .quarto import hazards
@@ -150,23 +150,20 @@ def _notebook(page: Page, kernel: str):
 
 async def _execute(page: Page, kernel: str, timeout: int = 600):
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, DeadKernelError
+    from nbclient.exceptions import CellExecutionError
 
     nb = _notebook(page, kernel)
     client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, allow_errors=False,
                             resources={"metadata": {"path": str(page.path.parent)}})
-    with tempfile.TemporaryFile(mode="w+b") as stderr:
-        try:
-            await execute_notebook(client, stderr=stderr)
-        except CellExecutionError as err:
-            index = next((n for n, c in enumerate(nb.cells) if c.cell_type == "code" and any(
-                o.get("output_type") == "error" for o in c.get("outputs", []))), None)
-            line = page.cells[index].line if index is not None else 1
-            raise SiteError(f"{page.path}:{line}: a cell failed:\n{_strip_ansi(str(err))}") from None
-        except DeadKernelError as err:
-            stderr.seek(0)
-            tail = stderr.read().decode("utf-8", "replace")[-2000:]
-            raise SiteError(f"{page.path}: the Jupyter kernel died: {err}\n{tail}") from None
+    try:
+        await execute_notebook(client)
+    except CellExecutionError as err:
+        index = next((n for n, c in enumerate(nb.cells) if c.cell_type == "code" and any(
+            o.get("output_type") == "error" for o in c.get("outputs", []))), None)
+        line = page.cells[index].line if index is not None else 1
+        raise SiteError(f"{page.path}:{line}: a cell failed:\n{_strip_ansi(str(err))}") from None
+    except KernelDied as err:
+        raise SiteError(f"{page.path}: {err}") from None
     return nb
 
 
@@ -342,18 +339,6 @@ def _include(config: SiteConfig, name: str) -> str:
         raise SiteError(f"{config.root / '_quarto.yml'}: includes {name}, which does not exist") from None
 
 
-def _run_async(factory):
-    """asyncio.run(factory()), in a helper thread when this thread already runs an event
-    loop (Playwright's sync API does, in the browser tests; so do Jupyter kernels)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(factory())
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(lambda: asyncio.run(factory())).result()
-
-
 # -- all together --------------------------------------------------------------------------
 
 def render_fallback(config: SiteConfig, log: Callable[[str], None] = print, workers: int | None = None) -> list[Path]:
@@ -400,7 +385,7 @@ def render_fallback(config: SiteConfig, log: Callable[[str], None] = print, work
                 await asyncio.gather(*tasks, return_exceptions=True)
                 raise
 
-        written = _run_async(main)
+        written = run_stoppably(main)
 
     from .search import write_index
 
