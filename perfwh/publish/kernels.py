@@ -73,10 +73,17 @@ def run_stoppably(factory: Callable[[], Awaitable[Any]]) -> Any:
     import asyncio  # here: the CLI imports this module for every command
 
     state: dict[str, Any] = {}
-    running, finished = threading.Event(), threading.Event()
+    running, finished, stopping = threading.Event(), threading.Event(), threading.Event()
+
+    def report(loop, context):
+        # once stopped, nbclient's own tasks (its kernel-alive poll) fail on the kernel shut
+        # down under them: asyncio would print their tracebacks after the command's one line
+        if not stopping.is_set():
+            loop.default_exception_handler(context)
 
     async def main():
         state["loop"], state["task"] = asyncio.get_running_loop(), asyncio.current_task()
+        state["loop"].set_exception_handler(report)
         running.set()
         return await factory()
 
@@ -96,6 +103,7 @@ def run_stoppably(factory: Callable[[], Awaitable[Any]]) -> Any:
         while not finished.wait(0.1):
             pass
     except KeyboardInterrupt:  # and Terminated (SIGTERM)
+        stopping.set()
         running.wait()
         with contextlib.suppress(RuntimeError, KeyError):  # the loop has already ended
             state["loop"].call_soon_threadsafe(state["task"].cancel)
