@@ -288,28 +288,26 @@ def _first_line(err: Exception) -> str:
 
 def store_spark_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], lake: Path,
                          master: str | None = None) -> None:
-    """Every rule run by Spark over ``lake``, the findings stored in FOUND of ``con``: the
-    rules' queries as one Spark job (their union), written as Parquet that DuckDB loads."""
-    from functools import reduce
+    """Every rule run by Spark over ``lake``, the findings stored in FOUND of ``con``: each
+    rule's query a Spark job of its own, written as Parquet that DuckDB loads.
 
+    One job per rule, not their union: Spark plans and runs the union of the 27 queries more
+    than twice as slowly as the queries one by one (115 s against 48 s for the five reports
+    here), and a rule that fails at run time is named by its own job."""
     spark = session(master)
     register_lake(spark, lake, current_views(con))
     create_found(con)
     try:
-        frames = [rule_frame(spark, rule) for rule in rules]
+        frames = [(rule, rule_frame(spark, rule)) for rule in rules]
         with tempfile.TemporaryDirectory(prefix="perfwh-spark-findings-") as tmp:
-            target = Path(tmp) / "findings"
-            try:
-                reduce(lambda a, b: a.unionByName(b), frames).write.parquet(str(target))
-            except Exception as err:  # which rule failed at run time: each on its own
-                for rule, frame in zip(rules, frames):
-                    try:
-                        frame.limit(1).collect()
-                    except Exception as own:
-                        raise RuleError(f"{rule.path} on Spark: {_first_line(own)}") from None
-                raise RuleError(f"the rules on Spark: {_first_line(err)}") from None
-            if any(target.glob("*.parquet")):
+            for rule, frame in frames:
+                target = Path(tmp) / rule.name
+                try:
+                    frame.write.parquet(str(target))
+                except Exception as err:
+                    raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
+            if any(Path(tmp).glob("*/*.parquet")):
                 run(con, f"INSERT INTO {FOUND} SELECT {', '.join(FINDING_COLUMNS)}, rule, severity, "
-                         f"{SUGGESTION}, NULL FROM read_parquet({sql_literal(str(target / '*.parquet'))})")
+                         f"{SUGGESTION}, NULL FROM read_parquet({sql_literal(str(Path(tmp) / '*' / '*.parquet'))})")
     finally:
         unregister_lake(spark)
