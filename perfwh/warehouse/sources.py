@@ -111,9 +111,13 @@ def find_raw(raw_dir: Path, name: str) -> Path:
 # -- changing the manifest's text (comments and layout kept) --------------------------------
 
 def with_entry(manifest_text: str, entry: dict) -> str:
-    """The manifest's text with ``entry`` appended to its reports list."""
+    """The manifest's text with ``entry`` appended to its reports list, indented as the
+    manifest indents its entries (YAML allows the list at the key's own column, as
+    yaml.safe_dump writes it, or indented)."""
     item = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=100)
-    item = "".join("  " + line if line.strip() else line for line in item.splitlines(True))
+    entries = re.findall(r"^([ \t]*)- file:", manifest_text, flags=re.MULTILINE)
+    indent = entries[-1] if entries else "  "
+    item = "".join(indent + line if line.strip() else line for line in item.splitlines(True))
     return manifest_text.rstrip("\n") + "\n\n" + item
 
 
