@@ -40,7 +40,7 @@ SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'sit
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py')
 
-.PHONY: all install warehouse findings models notebooks site test bench clean requirements raw-changed
+.PHONY: all install warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -107,8 +107,17 @@ $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 	$(PERFWH) site
 	touch $@
 
+# The whole suite on every core (pytest-xdist): a test that uses a module's fixtures runs on
+# the worker of the rest of its module, Spark's and the browser's tests on one worker each
+# (tests/conftest.py), and the work units that hold slow tests start first.
+PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
+
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_PARALLEL)
+
+# A few minutes, for iteration: everything but the tests marked slow. Never instead of `make test`.
+check-fast: $(STAMP)
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP)
 	# hyperfine (Debian's package) times whole commands; bench_build.py falls back without it.

@@ -1,4 +1,5 @@
-"""Shared fixtures: one warehouse built from the real reports per test session."""
+"""Shared fixtures: one warehouse built from the real reports per test run (shared by every
+pytest-xdist worker, `support.shared`), and the order the tests start in."""
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ import duckdb
 import pytest
 
 from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
+from support.shared import digest, once
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
@@ -17,12 +19,21 @@ ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 
 @pytest.fixture(scope="session")
 def built_warehouse(tmp_path_factory) -> Path:
-    """A warehouse built from data/raw by `perfwh.build.build` (rules run directly in DuckDB)."""
-    from perfwh.stages.build import build
+    """A warehouse built from data/raw by `perfwh.build.build` (rules run directly in DuckDB),
+    once per run. Read-only for every test: a test that writes copies it first. The session
+    ends with an error if its bytes changed (root ignores file modes, so nothing else would
+    tell)."""
+    def make(folder: Path) -> Path:
+        from perfwh.stages.build import build
 
-    out = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
-    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
-    return out
+        out = folder / "warehouse.duckdb"
+        build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
+        return out
+
+    out = once(tmp_path_factory, "warehouse", make)
+    before = digest(out)
+    yield out
+    assert digest(out) == before, f"a test changed the shared warehouse {out}: copy it first"
 
 
 @pytest.fixture(scope="session")
@@ -57,3 +68,39 @@ def spark_session():
     session = spark.session()
     yield session
     spark.stop()
+
+
+# -- running on several cores (pytest-xdist, `--dist loadgroup`) -----------------------------
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    _keep_module_fixtures_on_one_worker(items)
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", "no") != "no":
+        _longest_first(items)
+
+
+def _keep_module_fixtures_on_one_worker(items) -> None:
+    """A test that uses a module-scoped fixture runs on the worker that runs the rest of its
+    module (an xdist group named after the module): xdist hands single tests to whichever
+    worker is free, and a module fixture would be set up again in every worker that got one
+    of its tests - and again each time that worker came back to the module. Tests that set
+    their own group (one Spark session, one browser) keep it."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        definitions = item._fixtureinfo.name2fixturedefs
+        if any(d.scope == "module" for name in item.fixturenames for d in definitions.get(name, ())):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def _longest_first(items) -> None:
+    """Work units (a group, or a single test) that hold slow tests start first, so that the
+    last unit to finish is a short one (the longest-processing-time-first rule); otherwise
+    the order is the collection's. Needs `--no-loadscope-reorder`, or xdist orders the units
+    by their number of tests."""
+    def unit(item):
+        mark = item.get_closest_marker("xdist_group")
+        return mark.args[0] if mark else item.nodeid
+
+    slow_units = {unit(i) for i in items if i.get_closest_marker("slow")}
+    items.sort(key=lambda i: unit(i) not in slow_units)  # stable: in-unit order is kept

@@ -122,6 +122,7 @@ def test_an_empty_relation_is_one_file_with_every_column(lake):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("spark")  # on the worker whose Spark session runs
 def test_spark_reads_the_lake(lake, odd_lake, wh, spark_session):
     manifest = read_manifest(lake)
     for name in manifest["relations"]:

@@ -42,7 +42,7 @@ def plant_or_same(cell: str, kind: str, position: int, digit: str, metric: str) 
         return cell
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # a query: each worker reads it once, its tests spread
 def rows(built_warehouse) -> dict[str, list[tuple]]:
     """(source, line, metric, printed) of every table cell, by kind of table - of the rows not
     already in error (a slip that undoes a real anomaly, such as ACE 13's over-capacity Jira
@@ -101,15 +101,21 @@ def found_on(findings: list[dict], source: str, line: int) -> list[dict]:
 slip = st.sampled_from(KINDS)
 position = st.integers(min_value=0, max_value=12)
 digit = st.sampled_from("0123456789")
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
+# Each property runs as PARTS tests, part k on every PARTS-th row with 40 / PARTS examples:
+# the same 40 checks of the same rows, spread over the cores.
+PARTS = 4
+SETTINGS = settings(max_examples=40 // PARTS, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(PARTS))
 @SETTINGS
 @given(pick=st.integers(min_value=0, max_value=10_000), kind=slip, at=position, d=digit)
-def test_typos_in_tables_with_cpu_are_found_and_repaired_correctly(rows, tmp_path, pick, kind, at, d):
-    source, line, metric, original = rows["with_cpu"][pick % len(rows["with_cpu"])]
+def test_typos_in_tables_with_cpu_are_found_and_repaired_correctly(rows, tmp_path, part, pick, kind, at, d):
+    cells = rows["with_cpu"][part::PARTS]
+    source, line, metric, original = cells[pick % len(cells)]
     typo = plant_or_same(original, kind, at, d, metric)
     before, after = as_number(original, metric), as_number(typo, metric)
     assume(after is not None and after > 0 and typo != original)
@@ -123,10 +129,13 @@ def test_typos_in_tables_with_cpu_are_found_and_repaired_correctly(rows, tmp_pat
                 as_number(original, metric)), (original, typo, f)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(PARTS))
 @SETTINGS
 @given(pick=st.integers(min_value=0, max_value=10_000), kind=slip, at=position, d=digit)
-def test_big_typos_in_tables_without_cpu_are_found(rows, tmp_path, pick, kind, at, d):
-    source, line, metric, original = rows["without_cpu"][pick % len(rows["without_cpu"])]
+def test_big_typos_in_tables_without_cpu_are_found(rows, tmp_path, part, pick, kind, at, d):
+    cells = rows["without_cpu"][part::PARTS]
+    source, line, metric, original = cells[pick % len(cells)]
     typo = plant_or_same(original, kind, at, d, metric)
     before, after = as_number(original, metric), as_number(typo, metric)
     assume(after is not None and after > 0 and typo != original)

@@ -18,6 +18,7 @@ import yaml
 from perfwh.core.commit import JOURNAL, recover
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
+from support.shared import once
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -33,14 +34,48 @@ def submission(path: Path, platform: str) -> Path:
     return path
 
 
-@pytest.fixture
-def box(tmp_path, built_warehouse) -> dict:
+def _box(tmp_path: Path, raw_dir: Path, warehouse: Path) -> dict:
+    """A private raw layer and warehouse (copies) for a test that writes."""
     raw = tmp_path / "raw"
-    shutil.copytree(RAW_DIR, raw)
+    shutil.copytree(raw_dir, raw)
     db = tmp_path / "curated" / "warehouse.duckdb"
     db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
+    shutil.copyfile(warehouse, db)
     return {"raw": raw, "sources": raw / "sources.yml", "db": db, "tmp": tmp_path}
+
+
+@pytest.fixture
+def box(tmp_path, built_warehouse) -> dict:
+    """The reports' raw layer and warehouse."""
+    return _box(tmp_path, RAW_DIR, built_warehouse)
+
+
+@pytest.fixture(scope="session")
+def one_report(tmp_path_factory) -> tuple[Path, Path]:
+    """(raw folder, warehouse) of the smallest report of the manifest alone, built once per
+    run. How a writer lands or fails does not depend on how much the warehouse holds, and an
+    add there takes a fraction of the time, so the tests that run many adds use it."""
+    def make(folder: Path) -> tuple[Path, Path]:
+        from perfwh.stages.build import build
+
+        manifest = yaml.safe_load((RAW_DIR / "sources.yml").read_text(encoding="utf-8"))
+        smallest = min(manifest["reports"], key=lambda e: (RAW_DIR / "reports" / e["file"]).stat().st_size)
+        raw = folder / "raw"
+        (raw / "reports").mkdir(parents=True)
+        shutil.copyfile(RAW_DIR / "reports" / smallest["file"], raw / "reports" / smallest["file"])
+        (raw / "sources.yml").write_text(yaml.safe_dump({"reports": [smallest]}, allow_unicode=True,
+                                                        sort_keys=False), encoding="utf-8")
+        out = folder / "curated" / "warehouse.duckdb"
+        build(out=out, raw_dir=raw, sources_file=raw / "sources.yml", rules="duckdb", progress=False)
+        return raw, out
+
+    return once(tmp_path_factory, "one-report", make)
+
+
+@pytest.fixture
+def small_box(tmp_path, one_report) -> dict:
+    """A private copy of the one-report raw layer and warehouse."""
+    return _box(tmp_path, *one_report)
 
 
 def perfwh(box: dict, *args, **kwargs) -> subprocess.CompletedProcess:
@@ -109,7 +144,8 @@ def outcome(box: dict, path: Path, before: dict) -> str:
     return "whole"
 
 
-def test_add_is_whole_and_a_second_writer_cleans_up(box):
+def test_add_is_whole_and_a_second_writer_cleans_up(small_box):
+    box = small_box
     path = submission(box["tmp"] / "lab.csv", "lab box")
     before = state(box)
     done = perfwh(box, "add", path)
@@ -120,10 +156,17 @@ def test_add_is_whole_and_a_second_writer_cleans_up(box):
     assert again.returncode == 2 and "already filed" in again.stderr
 
 
+KILL_POINTS = 24  # spread over a whole add, each part of the test taking every PARTS-th
+PARTS = 3
+
+
 @pytest.mark.slow
-def test_add_killed_anywhere_lands_all_or_nothing(box):
-    """SIGKILL and SIGINT, alternating, at 24 points spread over a whole add; each time the
-    result is the whole submission or nothing, and the next add works."""
+@pytest.mark.parametrize("part", range(PARTS))
+def test_add_killed_anywhere_lands_all_or_nothing(small_box, part):
+    """SIGKILL and SIGINT, alternating, at 24 points spread over a whole add (each part of the
+    test takes every third, so that the parts run side by side and each still spans the whole
+    add); each time the result is the whole submission or nothing, and the next add works."""
+    box = small_box
     timing = submission(box["tmp"] / "timing.csv", "timing box")
     started = time.monotonic()
     assert perfwh(box, "add", timing).returncode == 0
@@ -131,8 +174,8 @@ def test_add_killed_anywhere_lands_all_or_nothing(box):
     # add when the machine is busier than during the first one
     duration = time.monotonic() - started
     seen = {"whole": 0, "nothing": 0}
-    for i in range(24):
-        delay = 0.05 + duration * 1.15 * i / 23
+    for i in range(part, KILL_POINTS, PARTS):
+        delay = 0.05 + duration * 1.15 * i / (KILL_POINTS - 1)
         path = submission(box["tmp"] / f"trial-{i:02d}.csv", f"trial box {i}")
         before = state(box)
         proc = start_add(box, path)
@@ -191,7 +234,8 @@ def test_add_during_a_build_loses_nothing(box):
         break
 
 
-def test_a_second_writer_waits_or_fails_fast(box):
+def test_a_second_writer_waits_or_fails_fast(small_box):
+    box = small_box
     path = submission(box["tmp"] / "wait.csv", "wait box")
     folder = box["db"].parent
     with writer_lock(folder, "build"):
@@ -206,7 +250,8 @@ def test_a_second_writer_waits_or_fails_fast(box):
     assert waiting.returncode == 0 and "waiting for perfwh build" in err
 
 
-def test_leftovers_of_a_killed_run_are_removed_by_the_next(box):
+def test_leftovers_of_a_killed_run_are_removed_by_the_next(small_box):
+    box = small_box
     folder = box["db"].parent
     junk = [folder / ".warehouse.duckdb.tmp-999999", folder / ".parquet.tmp-999999",
             box["raw"] / ".sources.yml.tmp-999999", folder / ".gx.tmp-999999"]
@@ -242,8 +287,9 @@ def add_killed_after_its_first_rename(box: dict, path: Path, monkeypatch) -> Non
     assert (box["db"].parent / JOURNAL).exists()  # half done: the journal says what is left
 
 
-def test_a_committed_change_cut_short_is_rolled_forward(box, monkeypatch):
+def test_a_committed_change_cut_short_is_rolled_forward(small_box, monkeypatch):
     """Killed after the journal was written: the next writer finishes the renames."""
+    box = small_box
     path = submission(box["tmp"] / "forward.csv", "forward box")
     before = state(box)
     add_killed_after_its_first_rename(box, path, monkeypatch)
@@ -272,7 +318,8 @@ def test_copies_of_filed_sources_are_refused_naming_them(box):
         assert done.returncode == 1 and "the same measurements" in done.stderr and "orig.csv" in done.stderr
 
 
-def test_a_revision_retires_the_source_it_replaces(box):
+def test_a_revision_retires_the_source_it_replaces(small_box):
+    box = small_box
     path = submission(box["tmp"] / "first.csv", "rev box")
     assert perfwh(box, "add", path).returncode == 0
     revised = box["tmp"] / "first-rev2.csv"
@@ -306,7 +353,8 @@ def _encoded(box, name: str, text: str, encoding: str) -> Path:
 @pytest.mark.parametrize("encoding, note", [
     ("utf-16", "UTF-16"), ("cp1252", "Windows-1252"), ("latin-1", "Windows-1252"),
     ("utf-8-sig", None)])
-def test_excel_exports_are_read_with_a_note(box, encoding, note):
+def test_excel_exports_are_read_with_a_note(small_box, encoding, note):
+    box = small_box
     text = submission(box["tmp"] / "plain.csv", "Zürich box – lab").read_text(encoding="utf-8")
     if encoding == "latin-1":
         text = text.replace("–", "-")  # Latin-1 has no en dash
@@ -324,7 +372,8 @@ def test_excel_exports_are_read_with_a_note(box, encoding, note):
     assert platform == [(text.splitlines()[1].split(",")[2],)]  # the accents survive
 
 
-def test_semicolon_separated_csv(box):
+def test_semicolon_separated_csv(small_box):
+    box = small_box
     text = submission(box["tmp"] / "plain.csv", "semi box").read_text()
     path = box["tmp"] / "semi.csv"
     path.write_text(text.replace(",", ";"))
@@ -348,7 +397,8 @@ def test_odd_files_get_clear_messages(box):
 
 
 @pytest.mark.parametrize("name", ["results [1].csv", "star*.csv", "what?.csv", "ünïcode name.csv"])
-def test_any_file_name_is_handled(box, name):
+def test_any_file_name_is_handled(small_box, name):
+    box = small_box
     path = submission(box["tmp"] / name, f"name box {len(name)}")
     done = perfwh(box, "add", path)
     assert done.returncode == 0, done.stderr
@@ -359,7 +409,8 @@ def test_any_file_name_is_handled(box, name):
     assert rebuilt.returncode == 0, rebuilt.stderr
 
 
-def test_hidden_names_are_refused(box):
+def test_hidden_names_are_refused(small_box):
+    box = small_box
     path = submission(box["tmp"] / ".hidden.csv", "hidden box")
     done = perfwh(box, "add", path)
     assert done.returncode == 2 and "rename" in done.stderr
@@ -377,7 +428,8 @@ def test_db_must_name_an_existing_warehouse(box, tmp_path):
     assert "Traceback" not in missing.stderr + other.stderr
 
 
-def test_sigterm_during_add_leaves_nothing_and_says_so(box):
+def test_sigterm_during_add_leaves_nothing_and_says_so(small_box):
+    box = small_box
     path = submission(box["tmp"] / "term.csv", "term box")
     before = state(box)
     proc = start_add(box, path)

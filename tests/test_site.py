@@ -29,7 +29,7 @@ HOSTILE = "<script>alert(1)</script>"
 @pytest.fixture(scope="session")
 def site(built_warehouse, tmp_path_factory):
     """The whole site, built once from a fresh warehouse (see perfwh.site_testing)."""
-    return build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites")
+    return build_test_site(tmp_path_factory, built_warehouse)
 
 
 @pytest.fixture
@@ -370,7 +370,7 @@ def test_downloads_hold_the_warehouse_as_duckdb_parquet_and_csv(site):
 
 
 def test_site_html_escapes_a_hostile_scenario_name(built_warehouse, tmp_path_factory):
-    result, _, _ = build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites", scenario_name=HOSTILE)
+    result, _, _ = build_test_site(tmp_path_factory, built_warehouse, scenario_name=HOSTILE)
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
     seen = 0
     for page in sorted((result.out / "site").glob("*.html")):

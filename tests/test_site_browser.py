@@ -170,13 +170,13 @@ class Visit:
 
 @pytest.fixture(scope="module")
 def site(built_warehouse, tmp_path_factory):
-    result, _, _ = build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites")
+    result, _, _ = build_test_site(tmp_path_factory, built_warehouse)
     return result
 
 
 @pytest.fixture(scope="module")
 def hostile_site(built_warehouse, tmp_path_factory):
-    result, _, _ = build_test_site(built_warehouse, tmp_path_factory.getbasetemp() / "sites", scenario_name=HOSTILE)
+    result, _, _ = build_test_site(tmp_path_factory, built_warehouse, scenario_name=HOSTILE)
     return result
 
 

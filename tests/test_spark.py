@@ -18,6 +18,9 @@ from perfwh.quality.spark import _view_query, interface_views, macros, to_spark
 sys.path.insert(0, str(PROJECT_ROOT / "bench"))
 import synthetic  # noqa: E402  (the benchmarks' generator of submissions)
 
+# One worker runs every Spark test: one JVM, started once (two would share two cores).
+pytestmark = pytest.mark.xdist_group("spark")
+
 # What "the same finding" means across engines, and the whole of what dq_findings holds.
 KEY = "rule, source, source_line, metric"
 ALL = ("rule, severity, source, source_line, table_title, metric, printed_value, message, "

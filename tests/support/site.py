@@ -3,7 +3,7 @@
 - `add_models`: the real model tables (`perfwh models`);
 - `rename_scenario`: gives a scenario a hostile name, for the escaping tests;
 - `add_gx_findings`: the findings run through Great Expectations, with its Data Docs;
-- `build_test_site`: the site built once per process from such a copy.
+- `build_test_site`: the site built once per test run from such a copy.
 """
 from __future__ import annotations
 
@@ -46,24 +46,22 @@ def rename_scenario(db: Path, name: str, scenario: str | None = None) -> str:
         con.close()
 
 
-_BUILT: dict[tuple, tuple] = {}
-
-
-def build_test_site(source_db: Path, workdir: Path, *, scenario_name: str | None = None,
+def build_test_site(factory, source_db: Path, *, scenario_name: str | None = None,
                     models: bool = True, gx: bool | None = None):
-    """Copy `source_db` into `workdir`, change the copy (the findings through Great Expectations
-    - by default unless a scenario is renamed -, the real models, a renamed scenario), and build
+    """Copy `source_db`, change the copy (the findings through Great Expectations - by
+    default unless a scenario is renamed -, the real models, a renamed scenario), and build
     the site from it with the fallback renderer.
-    Built once per process and arguments: returns (SiteResult, log lines, db copy)."""
-    import shutil
-
+    Built once per test run and arguments, whichever xdist worker asks first
+    (`support.shared.once`): returns (SiteResult, log lines, db copy)."""
     from perfwh.publish.site.build import build_site
 
+    from .shared import once
+
     gx = scenario_name is None if gx is None else gx
-    key = (str(source_db), scenario_name, models, gx)
-    if key not in _BUILT:
-        target = Path(workdir) / f"site-{len(_BUILT)}"
-        target.mkdir(parents=True, exist_ok=True)
+
+    def make(target: Path) -> tuple:
+        import shutil
+
         db = target / "warehouse.duckdb"
         shutil.copyfile(source_db, db)
         if gx:
@@ -74,5 +72,6 @@ def build_test_site(source_db: Path, workdir: Path, *, scenario_name: str | None
             rename_scenario(db, scenario_name)
         lines: list[str] = []
         result = build_site(db=db, out=target / "_site", renderer="fallback", log=lines.append)
-        _BUILT[key] = (result, lines, db)
-    return _BUILT[key]
+        return result, lines, db
+
+    return once(factory, f"site {source_db} {scenario_name!r} {models} {gx}", make)
