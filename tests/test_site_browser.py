@@ -3,12 +3,17 @@
 The site is built into a temporary folder from a fresh warehouse (perfwh.site_testing), served
 over HTTP on 127.0.0.1 by a local http.server thread, and every page - the Great Expectations
 Data Docs published with it included - is opened at 1400 px and at 390 px (a phone): it loads
-(200), every chart draws (an SVG with marks) inside its container, the page body does not
-overflow sideways, every drop-down menu of the navbar is closed until clicked and open after,
-nothing is written to the console as an error, no request leaves 127.0.0.1 (every request is
-routed through a handler that records and aborts anything else). The explorer's filters change
-its chart, tooltips show report numbers exactly as printed on their source line, and a scenario
-named <script>alert(1)</script> shows as text without a dialog. Screenshots go to test-artifacts/.
+(200), every chart draws (an SVG with marks) inside its container with its legends and axis
+titles inside its box, the page body does not overflow sideways, no table is cut without a
+visible scroll affordance and no file name in a table wraps, no page names a folder of the
+build machine, every drop-down menu of the navbar is closed until clicked and open after,
+nothing is written to the console as an error, the server answers no request with an error (a
+missing icon is a 404 in the console), no request leaves 127.0.0.1 (every request is routed
+through a handler that records and aborts anything else), and the Data Docs link back to the
+site. The same under Quarto's Bootstrap styles. The explorer's filters change its chart and keep
+its legend and axis titles in it, tooltips show report numbers exactly as printed on their
+source line, the search finds numbers and words of the pages' text, and a scenario named
+<script>alert(1)</script> shows as text without a dialog. Screenshots go to test-artifacts/.
 """
 from __future__ import annotations
 
