@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.vocabulary import size_label
-from perfwh.publish.html import Html, chart, link, note, plain, table, tag
+from perfwh.publish.html import Html, chart, note, plain, table, tag
 
 from .common import family_of, fitted_log_scale, has, query, source_link
 
