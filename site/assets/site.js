@@ -1,6 +1,6 @@
 /* perfwh site: charts drawn with the Vega libraries served with the site, sized to their
- * container; and, on pages of perfwh's fallback renderer (.pw-navbar), its drop-down menus and
- * its search. Quarto's pages have Bootstrap's navbar and Quarto's own search: nothing here
+ * container; a line above every table wider than its box saying that it scrolls; and, on pages
+ * of perfwh's fallback renderer (.pw-navbar), its drop-down menus and its search. Quarto's pages have Bootstrap's navbar and Quarto's own search: nothing here
  * touches them.
  *
  * A chart is <div class="perfwh-chart"><script type="application/json" class="perfwh-spec">,
