@@ -34,11 +34,11 @@ LOAD_IN   := $(RAW) $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $
              $(wildcard perfwh/warehouse/*.py perfwh/stages/build.py perfwh/stages/writing.py)
 RULES_IN  := $(wildcard rules/*.sql perfwh/quality/*.py)
 MODELS_IN := $(wildcard models/*.py perfwh/stages/models.py)
-NB_IN     := $(wildcard notebooks/*.ipynb perfwh/publish/*.py)
+NB_IN     := $(wildcard notebooks/*.ipynb perfwh/publish/*.py perfwh/publish/*.yml)
 # (the pages site/_pre_render.py generates are outputs, not inputs)
 SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'site/vendor/*' -not -name '.*' \
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
-             _quarto.yml $(shell find perfwh/publish -name '*.py')
+             _quarto.yml $(shell find perfwh/publish -name '*.py' -o -name '*.yml')
 
 .PHONY: all install warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
 

@@ -10,6 +10,9 @@ appendix tables list tuning parameters; neither is loaded.
 Score-card cells are separated by tabs in the text, but a PDF's text layer keeps
 only spaces, so rows are read as: optional type words, the test name (capitals
 and dots), the description up to its closing unit in parentheses, then the values.
+The card sets two of its values in bold (``<b>1523</b>``, line 438): the markup is
+emphasis, not part of the number, so ``printed_value`` is the cell as a reader sees
+it (``1523``), digits and unit letters exactly as printed, on the same line.
 """
 from __future__ import annotations
 
@@ -147,16 +150,9 @@ def _scorecard_row(line: Line, text: str, report: ParsedReport,
         value = quantity(cell, unit_kind, line=line.number)
         report.observations.append(Observation(
             table_key="Score card", row_line=line.number, product=PRODUCT, platform=PLATFORM,
-            scenario=scenario, metric=metric, value=_as_printed(value, line.text),
+            scenario=scenario, metric=metric, value=value,
             message_size=size, persistent=persistent, concurrency_kind=kind,
             concurrency=count, page=line.page))
-
-
-def _as_printed(value: Quantity, raw: str) -> Quantity:
-    """The value with printed_value as the cell reads in the raw line, tags and all
-    ("<b>1523</b>"): the row was read from a cleaned copy of the line."""
-    match = re.search(r"(?:<[^<>]+>)*" + re.escape(value.printed) + r"(?:</[^<>]+>)*", raw)
-    return Quantity(match.group(0), value.number, value.unit) if match else value
 
 
 def _row_persistence(name: str, desc: str, report: ParsedReport,

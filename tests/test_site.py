@@ -19,7 +19,7 @@ from perfwh.publish.pages import common, compare, cookbook, downloads, explorer,
 from perfwh.publish.pages import models as models_page
 from perfwh.publish.site.build import SiteError, build_site
 from perfwh.publish.site.config import load_config
-from perfwh.publish.html import Html, chart, esc, json_for_script, table, tag
+from perfwh.publish.html import Html, anchor_id, chart, esc, json_for_script, table, tag
 from perfwh.publish.site.fallback import parse_qmd
 from support.site import build_test_site
 
@@ -81,8 +81,8 @@ def test_quarto_yml_defines_every_page_and_the_navigation(site, wh):
     assert names[0] == "site/index.qmd"
     families = [f for (f,) in wh.sql("SELECT family FROM dim_report GROUP BY family "
                                      "ORDER BY min(published_year), family").fetchall()]
-    for required in ["index", *(f"report-{f}" for f in families), "compare", "explorer", "models", "quality",
-                     "cookbook", "downloads"]:
+    for required in ["index", *(f"report-{f}" for f in families), "compare", "generations", "explorer", "models",
+                     "quality", "cookbook", "downloads"]:
         assert f"site/{required}.qmd" in names
     assert config.output_dir == PROJECT_ROOT / "site" / "_site"
     items = config.navbar + config.navbar_right
@@ -337,6 +337,54 @@ def test_iib10_typo_line_is_traceable(site):
     html = (result.out / "site" / "report-iib10.html").read_text(encoding="utf-8")
     assert 'href="#iib10-xlinux-L136"' in html and ">1362.3</a>" in html
     assert 'id="iib10-xlinux-L230"' in html  # the reader's comment, in the source text
+
+
+def test_the_messagesight_page_shows_its_bold_values_as_a_reader_sees_them(site):
+    """The score card prints msgs/W and msgs/s/U in bold (<b>1523</b>, line 438): the page
+    shows 1523 and 230K, linked to their lines, and no markup of the report's text."""
+    result, _, _ = site
+    html = (result.out / "site" / "report-messagesight.html").read_text(encoding="utf-8")
+    assert 'href="#messagesight1-2013-L438"' in html and ">1523</a>" in html
+    assert 'href="#messagesight1-2013-L439"' in html and ">230K</a>" in html
+    tables = html[:html.index('<pre class="source-text">')]  # the report's own text shows its tags
+    assert "&lt;b&gt;" not in tables and "<b>" not in tables
+
+
+def test_the_generations_page_shows_each_pairs_printed_costs_linked_to_their_lines(site, wh):
+    """Every cost on the generations page is a CPU cost as printed on the line it links to, and
+    every mapped test's series is on the page, each with the reason it is paired."""
+    from perfwh.publish import generations as gen
+
+    result, _, _ = site
+    html = (result.out / "site" / "generations.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="(report-[\w-]+\.html)#([\w.-]+)-L(\d+)" title="([^"]+):(\d+)">([^<]+)</a>', html)
+    assert links
+    printed = {(source, line, value) for source, line, value in wh.sql(
+        "SELECT source, source_line, printed_value FROM metric_values WHERE metric = 'cpu_ms_per_msg'").fetchall()}
+    for _page, _stem, line, source, title_line, value in links:
+        assert line == title_line and (source, int(line), value) in printed, (source, line, value)
+    mapping = gen.load()
+    points = gen.points(wh, mapping)
+    assert {(p["source"], p["source_line"]) for p in points} == {(s, int(n)) for _p, _s, n, s, _t, _v in links}
+    for test in mapping.tests():
+        assert esc(test.reason) in html, test
+    for comparison in mapping.comparisons:
+        assert f'id="{anchor_id("comparison", comparison.name)}"' in html
+    assert html.count('class="perfwh-chart"') == len(mapping.comparisons)
+    # the hardware beside each line, and what the reports say about comparing them
+    assert "RS64-III 500 MHz" in html and "1-core container on AMD EPYC 7R13" in html
+    assert 'href="report-ace13.html#ace13-openshift-2025-L32"' in html
+
+
+def test_pages_with_wide_tables_and_charts_get_the_width_under_quarto():
+    """Quarto keeps a page with a table of contents in a column of about 805 px at 1400 px,
+    even with page-layout: full (which widens only into empty margins): the pages whose tables
+    and charts need the width have none."""
+    config = load_config()
+    assert config.html.get("page-layout") == "full"
+    for name in ("models", "generations"):
+        page = parse_qmd(PROJECT_ROOT / "site" / f"{name}.qmd")
+        assert page.meta.get("toc") is False, name
 
 
 def test_quality_page_lists_every_finding(site, wh):

@@ -3,12 +3,17 @@
 The site is built into a temporary folder from a fresh warehouse (perfwh.site_testing), served
 over HTTP on 127.0.0.1 by a local http.server thread, and every page - the Great Expectations
 Data Docs published with it included - is opened at 1400 px and at 390 px (a phone): it loads
-(200), every chart draws (an SVG with marks) inside its container, the page body does not
-overflow sideways, every drop-down menu of the navbar is closed until clicked and open after,
-nothing is written to the console as an error, no request leaves 127.0.0.1 (every request is
-routed through a handler that records and aborts anything else). The explorer's filters change
-its chart, tooltips show report numbers exactly as printed on their source line, and a scenario
-named <script>alert(1)</script> shows as text without a dialog. Screenshots go to test-artifacts/.
+(200), every chart draws (an SVG with marks) inside its container with its legends and axis
+titles inside its box, the page body does not overflow sideways, no table is cut without a
+visible scroll affordance and no file name in a table wraps, no page names a folder of the
+build machine, every drop-down menu of the navbar is closed until clicked and open after,
+nothing is written to the console as an error, the server answers no request with an error (a
+missing icon is a 404 in the console), no request leaves 127.0.0.1 (every request is routed
+through a handler that records and aborts anything else), and the Data Docs link back to the
+site. The same under Quarto's Bootstrap styles. The explorer's filters change its chart and keep
+its legend and axis titles in it, tooltips show report numbers exactly as printed on their
+source line, the search finds numbers and words of the pages' text, and a scenario named
+<script>alert(1)</script> shows as text without a dialog. Screenshots go to test-artifacts/.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from perfwh.core.paths import PROJECT_ROOT
 from perfwh.publish.site.config import load_config
 from support.site import build_test_site
 
@@ -27,7 +33,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 HOSTILE = "<script>alert(1)</script>"
-MAIN_PAGES = ["index", "report-iib10", "compare", "explorer", "models", "quality", "cookbook", "downloads"]
+MAIN_PAGES = ["index", "report-iib10", "compare", "generations", "explorer", "models", "quality", "cookbook",
+              "downloads"]
 WIDTHS = {"desktop": 1400, "phone": 390}
 DATA_DOCS = "site/data-docs"
 
@@ -35,22 +42,36 @@ pytestmark = pytest.mark.slow
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder quietly and records every request it answered with an error (a 404 is
+    a line in the browser's console, and some - the favicon - reach no page listener)."""
+
+    failed: list[str]
+
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass
+
+    def log_request(self, code="-", size="-"):
+        if isinstance(code, int) and code >= 400:  # an HTTPStatus is an int
+            self.failed.append(f"{self.path}: HTTP {int(code)}")
 
 
 @pytest.fixture(scope="module")
 def serve():
-    """serve(folder) -> base URL of a local HTTP server for that folder (stopped at the end)."""
+    """serve(folder) -> base URL of a local HTTP server for that folder (stopped at the end);
+    serve.failed[base] lists the requests that server answered with an error."""
     servers = []
 
     def start(folder: Path) -> str:
-        handler = functools.partial(_QuietHandler, directory=str(folder))
+        failed: list[str] = []
+        handler = functools.partial(type("Handler", (_QuietHandler,), {"failed": failed}), directory=str(folder))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        start.failed[base] = failed
+        return base
 
+    start.failed = {}
     yield start
     for server in servers:
         server.shutdown()
@@ -144,6 +165,95 @@ class Visit:
             return problems;
         }""")
 
+    def settle(self):
+        """Wait until an input's change has been drawn: two frames and a little more."""
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame("
+                           "() => setTimeout(r, 60))))")
+
+    def chart_parts_outside(self) -> tuple[list[str], int]:
+        """Legends, axis titles and chart titles that reach outside their chart's box (the
+        container clips them, and so does the SVG) or under what follows it: (problems, parts
+        measured)."""
+        return tuple(self.page.evaluate("""() => {
+            const problems = []; let measured = 0;
+            for (const el of document.querySelectorAll('.perfwh-chart')) {
+                const svg = el.querySelector('svg');
+                if (!svg) { continue; }
+                const box = el.getBoundingClientRect(), area = svg.getBoundingClientRect();
+                const next = el.closest('figure') && el.closest('figure').querySelector('figcaption');
+                const below = next ? next.getBoundingClientRect().top : Infinity;
+                const parts = svg.querySelectorAll('g.role-legend, g.role-axis-title, g.role-title');
+                for (const part of parts) {
+                    const r = part.getBoundingClientRect();
+                    if (r.width === 0 && r.height === 0) { continue; }
+                    measured += 1;
+                    const inside = (o) => r.left >= o.left - 1 && r.right <= o.right + 1
+                                          && r.top >= o.top - 1 && r.bottom <= o.bottom + 1;
+                    if (!inside(box) || !inside(area) || r.bottom > below + 1) {
+                        const what = part.classList.contains('role-legend') ? 'legend' : 'title';
+                        problems.push(`chart ${el.dataset.chart}: ${what} "${part.textContent.slice(0, 40)}" at `
+                            + `${Math.round(r.left)}-${Math.round(r.right)} x ${Math.round(r.top)}-${Math.round(r.bottom)}`
+                            + ` outside its box ${Math.round(box.left)}-${Math.round(box.right)} x `
+                            + `${Math.round(box.top)}-${Math.round(Math.min(box.bottom, area.bottom, below))}`);
+                    }
+                }
+            }
+            return [problems, measured];
+        }"""))
+
+    def cut_tables(self) -> list[str]:
+        """Tables wider than the box that clips them, without a visible way to see the rest:
+        a scrollbar that takes room, or a hint shown beside the box (overlay scrollbars - a
+        phone's, macOS's, headless Chromium's - show nothing until one scrolls)."""
+        return self.page.evaluate("""() => {
+            const problems = [];
+            const visible = (e) => e && !e.hidden && e.getClientRects().length > 0
+                                   && getComputedStyle(e).visibility !== 'hidden';
+            for (const t of document.querySelectorAll('table')) {
+                if (!visible(t)) { continue; }
+                let clip = t.parentElement;
+                while (clip && clip !== document.body && getComputedStyle(clip).overflowX === 'visible') {
+                    clip = clip.parentElement;
+                }
+                if (!clip || clip === document.body || clip.scrollWidth <= clip.clientWidth + 1) { continue; }
+                const style = getComputedStyle(clip);
+                const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+                const bar = clip.offsetHeight - clip.clientHeight - parseFloat(style.borderTopWidth)
+                            - parseFloat(style.borderBottomWidth) > 0;
+                const hint = [clip.previousElementSibling, clip.querySelector('.scroll-hint')]
+                    .some(e => e && e.classList.contains('scroll-hint') && visible(e));
+                if (!scrolls || !(bar || hint)) {
+                    const name = (t.caption && t.caption.textContent) || (t.querySelector('th') || t).textContent;
+                    problems.push(`table "${name.trim().slice(0, 50)}": ${clip.scrollWidth} px in a `
+                                  + `${clip.clientWidth} px box, ${scrolls ? 'no visible scroll affordance' : 'cut'}`);
+                }
+            }
+            return problems;
+        }""")
+
+    def broken_names(self) -> list[str]:
+        """File names, links and code in tables that wrap inside a word ('ace11-vs-iib10-' on
+        one line, 'docker-2019.txt' on the next)."""
+        return self.page.evaluate("""() => Array.from(document.querySelectorAll('table a, table code'))
+            .filter(e => /^\\S{4,}$/.test(e.textContent.trim()) && e.getClientRects().length > 1)
+            .map(e => `${e.textContent.trim()} on ${e.getClientRects().length} lines`)""")
+
+    def development_paths(self, paths: list[str]) -> list[str]:
+        """Places in the page's text or its link targets that name a folder of the machine the
+        site was built on (a reader cannot go there)."""
+        return self.page.evaluate("""(paths) => {
+            const places = [document.body.innerText].concat(Array.from(
+                document.querySelectorAll('[href], [src]'), e => e.getAttribute('href') || e.getAttribute('src')));
+            const found = [];
+            for (const text of places) {
+                for (const p of paths) {
+                    const at = text.indexOf(p);
+                    if (at !== -1) { found.push(text.slice(Math.max(0, at - 40), at + p.length + 20)); }
+                }
+            }
+            return found;
+        }""", paths)
+
     def check_menus(self, path: str) -> int:
         """Every drop-down menu of the navbar is hidden until its toggle is clicked, shown after,
         and hidden again by Escape. Returns how many were checked."""
@@ -180,6 +290,13 @@ def hostile_site(built_warehouse, tmp_path_factory):
     return result
 
 
+def development_paths(out: Path) -> list[str]:
+    """Folders of the machine the site was built on: the project, the output folder, the
+    shared folder the raw reports were copied from, and the usual roots of such paths."""
+    return sorted({str(PROJECT_ROOT), str(out), "../shared", "shared/raw-reports", "/work/", "/tmp/", "/home/",
+                   "/root/"})
+
+
 def _page_paths(out: Path) -> list[str]:
     config = load_config(output_dir=out)
     return [config.output_of(p).relative_to(out).as_posix() for p in config.pages]
@@ -207,6 +324,10 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
                 assert c["marks"] > 0, f"{path}: chart {c['name']} has no marks"
                 drawn += 1
             assert visit.layout_problems() == [], path
+            assert visit.chart_parts_outside()[0] == [], path
+            assert visit.cut_tables() == [], path
+            assert visit.broken_names() == [], path
+            assert visit.development_paths(development_paths(site.out)) == [], path
             menus += visit.check_menus(path)
             name = Path(path).stem
             if name in MAIN_PAGES:
@@ -222,8 +343,15 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
             visit.open(path)
             assert visit.page.locator("table tbody tr").count() > 0, f"{path}: its tables are empty"
             assert visit.layout_problems() == [], path
+            assert visit.development_paths(development_paths(site.out)) == [], path
+            back = visit.page.get_by_role("link", name="Back to the site")
+            assert back.count() == 1 and back.is_visible(), f"{path}: no way back to the site"
         visit.page.screenshot(path=str(artifacts / f"site-data-docs-{device}.png"))
+        visit.page.get_by_role("link", name="Back to the site").click()
+        visit.page.wait_for_load_state("load")
+        assert visit.page.url.endswith("/site/quality.html")
         assert not visit.errors, visit.errors
+        assert serve.failed[base] == [], "requests answered with an error (a line in the console each)"
         assert not visit.blocked, f"requests that would leave 127.0.0.1: {visit.blocked}"
         assert all(urlsplit(u).netloc == visit.host for u in visit.requests if u.startswith("http"))
         assert any(u.endswith("/site/assets/vendor/vega-bundle.js") for u in visit.requests)
@@ -234,25 +362,32 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
     assert menus >= len(_page_paths(site.out))  # the Reports menu of every page
 
 
-# What Quarto's HTML post-processing does to a <figure> (it adds Bootstrap's class .figure,
-# which Bootstrap styles as an inline block), applied to the fallback's pages: the charts must
-# still fill their containers.
-BOOTSTRAP_FIGURE = "<style>.figure { display: inline-block; }</style>"
+# What Quarto's HTML post-processing and Bootstrap do to the pages, applied to the fallback's:
+# a <figure> gets Bootstrap's class .figure (an inline block), a table its class .table, whose
+# links Bootstrap lets break anywhere (`.table a { word-break: break-word }`), and a page with
+# a table of contents keeps a column of about 805 px at 1400 px. Charts must still fill their
+# containers, no table may be cut without a visible scroll affordance, and no file name may
+# break inside.
+BOOTSTRAP = ("<style>.figure { display: inline-block; } .table a { word-break: break-word; } "
+             "#content { max-width: 805px; }</style>")
 
 
-def _as_quarto_styles_figures(html: str) -> str:
+def _as_quarto_styles_them(html: str) -> str:
     return (html.replace('<figure class="chart-figure"', '<figure class="chart-figure figure"')
-                .replace("</head>", BOOTSTRAP_FIGURE + "</head>", 1))
+                .replace('<table class="data', '<table class="table data')
+                .replace("</head>", BOOTSTRAP + "</head>", 1))
 
 
 @pytest.mark.parametrize("device", WIDTHS)
-def test_charts_fill_their_container_under_quartos_figure_class(site, browser, serve, device):
-    visit = Visit(browser, serve(site.out), WIDTHS[device], rewrite=_as_quarto_styles_figures)
+def test_charts_and_tables_fit_under_quartos_styles(site, browser, serve, device):
+    visit = Visit(browser, serve(site.out), WIDTHS[device], rewrite=_as_quarto_styles_them)
     measured = 0
     try:
         for path in _page_paths(site.out):
             visit.open(path)
             assert visit.layout_problems() == [], path
+            assert visit.cut_tables() == [], path
+            assert visit.broken_names() == [], path
             for fill in visit.page.evaluate("""() => Array.from(document.querySelectorAll('figure.figure'))
                     .map(f => [f.getBoundingClientRect().width, f.parentElement.getBoundingClientRect().width])"""):
                 assert fill[0] >= fill[1] - 1, f"{path}: a chart's figure is {fill[0]} px in {fill[1]} px"
@@ -287,7 +422,7 @@ def test_tooltips_show_report_numbers_as_printed(site, browser, serve, wh):
     visit = Visit(browser, serve(site.out))
     checked = 0
     try:
-        for path in ("site/explorer.html", "site/compare.html", "site/models.html"):
+        for path in ("site/explorer.html", "site/compare.html", "site/generations.html", "site/models.html"):
             visit.open(path)
             for chart in visit.page.locator(".perfwh-chart").all():
                 points = chart.locator("svg .mark-symbol.role-mark path")
@@ -353,6 +488,42 @@ def test_explorer_filters_change_the_chart(site, browser, serve, artifacts):
         visit.close()
 
 
+@pytest.mark.parametrize("device", WIDTHS)
+def test_explorer_legends_and_axis_titles_stay_in_the_chart_after_every_filter_change(
+        site, browser, serve, artifacts, device):
+    """Every option of every drop-down, one at a time from the opening view: the legend (which
+    grows with the series shown) and every axis title stay inside the chart's box, above its
+    caption - on a phone too, where the panels stack."""
+    visit = Visit(browser, serve(site.out), WIDTHS[device])
+    try:
+        visit.open("site/explorer.html")
+        page = visit.page
+        problems, measured = visit.chart_parts_outside()
+        assert problems == [] and measured >= 5  # two panels' axis titles and the legend
+        selects = page.locator(".perfwh-chart .vega-bindings select")
+        labels = [t.strip() for t in page.locator(".perfwh-chart .vega-bindings .vega-bind-name").all_inner_texts()]
+        changes = 0
+        for i, label in enumerate(labels):
+            select = selects.nth(i)
+            opening = select.input_value()
+            for value in select.locator("option").evaluate_all("options => options.map(o => o.value)"):
+                select.select_option(value=value)
+                visit.settle()
+                problems, measured = visit.chart_parts_outside()
+                assert problems == [], f"{device}, {label} = {value}: {problems}"
+                assert visit.layout_problems() == [], f"{device}, {label} = {value}"
+                changes += 1
+            select.select_option(value=opening)
+            visit.settle()
+        page.locator(".perfwh-chart .vega-bindings select").nth(2).select_option(label="HTTP XMLNSC ESQL Transformation")
+        visit.settle()
+        page.screenshot(path=str(artifacts / f"site-explorer-legend-{device}.png"), full_page=True)
+        assert changes >= 30
+        assert not visit.errors, visit.errors
+    finally:
+        visit.close()
+
+
 def test_sizing_slider_changes_the_answer(site, browser, serve):
     visit = Visit(browser, serve(site.out))
     try:
@@ -405,9 +576,10 @@ def test_a_hostile_scenario_name_shows_as_text_and_runs_nothing(hostile_site, br
         visit.close()
 
 
-def test_search_finds_pages_headings_reports_and_scenarios_offline(site, browser, serve):
+def test_search_finds_pages_headings_reports_scenarios_numbers_and_text_offline(site, browser, serve):
     """The fallback's search box: an index served with the site (no CDN), matching page
-    titles, section headings, report titles and scenario names; a result opens its page."""
+    titles, section headings, report titles, scenario names and the pages' text, numbers
+    included (as Quarto's search does); a result opens its page."""
     visit = Visit(browser, serve(site.out))
     try:
         visit.open("site/index.html")
@@ -424,6 +596,18 @@ def test_search_finds_pages_headings_reports_and_scenarios_offline(site, browser
             texts = hits.all_inner_texts()
             hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
             assert any(kind in t and page in h for t, h in zip(texts, hrefs)), (words, list(zip(texts, hrefs)))
+        # numbers and words of the pages' text, as Quarto's search finds them: a number as
+        # printed in a table (and on its report line), a phrase of a report's platform
+        for words, page in (("1362.3", "report-iib10.html"), ("1523", "report-messagesight.html"),
+                            ("230K", "report-messagesight.html"), ("HyperThreading turned off", "report-iib10.html"),
+                            ("RS64-III", "report-wbimb.html")):
+            box.fill(words)
+            results.wait_for(state="visible")
+            hits = results.locator("a")
+            hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+            assert any(page in h for h in hrefs), (words, hrefs)
+            # the hit shows where the words stand in the text
+            assert any(words.lower() in t.lower() for t in hits.all_inner_texts()), (words, hits.all_inner_texts())
         box.fill("no such thing anywhere")
         assert "no match" in results.inner_text()
         box.fill("sizing")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from html import escape
 from pathlib import Path
 
 from perfwh.core.paths import VENDOR_NODE_MODULES
@@ -66,9 +67,12 @@ def source_of(db: Path) -> Path | None:
     return folder if (folder / "index.html").is_file() and available() else None
 
 
-def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = VENDOR_NODE_MODULES) -> list[Path]:
-    """Copy the Data Docs at ``source`` to ``target`` with their libraries local. Returns the
-    HTML pages written."""
+def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = VENDOR_NODE_MODULES,
+            back: tuple[str, str] | None = None) -> list[Path]:
+    """Copy the Data Docs at ``source`` to ``target`` with their libraries local. ``back`` is
+    (address relative to ``target``, text) of a link back to the site, put at the top of every
+    page: GX's own pages know nothing of the site they are published in. Returns the HTML
+    pages written."""
     if not available(node_modules):
         raise DataDocsError(f"{node_modules}: the Data Docs' libraries are not installed (run `make install`)")
     # a folder from an earlier publication (a re-render into the same output) is replaced
@@ -77,8 +81,11 @@ def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = 
     used = set()
     pages = sorted(target.rglob("*.html"))
     for page in pages:
-        text = page.read_text(encoding="utf-8")
-        page.write_text(_localised(text, page, target, vega_bundle, used), encoding="utf-8")
+        text = _localised(page.read_text(encoding="utf-8"), page, target, vega_bundle, used)
+        if back is not None:
+            text = _with_link_back(text, page, os.path.relpath(target / back[0], page.parent).replace(os.sep, "/"),
+                                   back[1])
+        page.write_text(text, encoding="utf-8")
     for sheet in sorted(target.rglob("*.css")):  # GX's own styles load its logo from S3
         text = sheet.read_text(encoding="utf-8")
         sheet.write_text(_EXTERNAL_URL.sub("none", text), encoding="utf-8")
@@ -90,6 +97,21 @@ def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = 
             shutil.copytree(node_modules / COMPANIONS[path], target / VENDOR / COMPANIONS[path],
                             dirs_exist_ok=True)
     return pages
+
+
+_BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+# Inline styles: the bar must look the same whatever GX's Bootstrap theme does to a <nav>.
+_BACK_BAR = ('<nav class="perfwh-back" style="background:#161b26;padding:0.45rem 1rem;font-size:0.95rem">'
+             '<a href="{href}" style="color:#fff">\u2190 {text}</a></nav>')
+
+
+def _with_link_back(html: str, page: Path, href: str, text: str) -> str:
+    """The page with a bar at the top of its body linking back to the site."""
+    bar = _BACK_BAR.format(href=escape(href, quote=True), text=escape(text))
+    match = _BODY.search(html)
+    if match is None:
+        raise DataDocsError(f"{page}: a Data Docs page without <body>: cannot link it back to the site")
+    return html[:match.end()] + bar + html[match.end():]
 
 
 def _missing_local(url: str, page: Path, root: Path) -> bool:

@@ -1,6 +1,6 @@
 /* perfwh site: charts drawn with the Vega libraries served with the site, sized to their
- * container; and, on pages of perfwh's fallback renderer (.pw-navbar), its drop-down menus and
- * its search. Quarto's pages have Bootstrap's navbar and Quarto's own search: nothing here
+ * container; a line above every table wider than its box saying that it scrolls; and, on pages
+ * of perfwh's fallback renderer (.pw-navbar), its drop-down menus and its search. Quarto's pages have Bootstrap's navbar and Quarto's own search: nothing here
  * touches them.
  *
  * A chart is <div class="perfwh-chart"><script type="application/json" class="perfwh-spec">,
@@ -128,6 +128,53 @@
     document.head.appendChild(s);
   }
 
+  /* -- wide tables: say that they scroll ------------------------------------------------- */
+
+  // A table wider than its box scrolls inside it (.table-wrap), but overlay scrollbars - a
+  // phone's, macOS's, a headless browser's - show nothing until one scrolls, so the rest of
+  // the table looks cut off. Such a table gets a line above it saying so, kept up to date
+  // when the window changes. Quarto's pages get it too: the tables are perfwh's own.
+  var HINT = "Scroll sideways for more columns \u2192";
+
+  function scrollBox(table) {
+    var box = table.parentElement;
+    while (box && box !== document.body) {
+      var overflow = getComputedStyle(box).overflowX;
+      if (overflow === "auto" || overflow === "scroll") { return box; }
+      box = box.parentElement;
+    }
+    return null;
+  }
+
+  function markWide(box) {
+    var hint = box.previousElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = document.createElement("p");
+      hint.className = "scroll-hint";
+      hint.setAttribute("aria-hidden", "true");  // the table itself is there to read
+      hint.textContent = HINT;
+      box.parentNode.insertBefore(hint, box);
+    }
+    var wide = box.scrollWidth > box.clientWidth + 1;
+    hint.hidden = !wide;
+    box.classList.toggle("scrolls", wide);
+  }
+
+  function tables() {
+    var boxes = [];
+    Array.prototype.forEach.call(document.querySelectorAll("table"), function (table) {
+      var box = scrollBox(table);
+      if (box && boxes.indexOf(box) === -1) { boxes.push(box); }
+    });
+    function markAll() { boxes.forEach(markWide); }
+    markAll();
+    var pending = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(markAll, 150);
+    });
+  }
+
   /* -- the fallback's navbar: menus open on click ------------------------------------------ */
 
   function menus() {
@@ -167,14 +214,32 @@
       s.onload = function () { loaded = true; then(); };
       document.head.appendChild(s);
     }
+    // The words around the first match in a section's text, for a hit found in the text.
+    function snippet(text, word) {
+      var at = text.toLowerCase().indexOf(word);
+      if (at === -1) { return ""; }
+      var start = Math.max(0, text.lastIndexOf(" ", Math.max(0, at - 50)) + 1);
+      var end = text.indexOf(" ", Math.min(text.length, at + word.length + 80));
+      end = end === -1 ? text.length : end;
+      return (start > 0 ? "\u2026" : "") + text.slice(start, end) + (end < text.length ? "\u2026" : "");
+    }
+
     function show() {
       var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var phrase = words.join(" ");
       while (list.firstChild) { list.removeChild(list.firstChild); }
       if (!words.length) { list.hidden = true; return; }
-      var hits = (window.PERFWH_SEARCH || []).filter(function (e) {
-        var text = (e.title + " " + e.kind).toLowerCase();
-        return words.every(function (w) { return text.indexOf(w) !== -1; });
-      }).slice(0, 30);
+      // titles, headings, reports and scenarios first; then sections whose text holds the words
+      var named = [], inText = [];
+      (window.PERFWH_SEARCH || []).forEach(function (e) {
+        var name = (e.title + " " + e.kind).toLowerCase();
+        if (words.every(function (w) { return name.indexOf(w) !== -1; })) { named.push(e); return; }
+        var text = (e.text || "").toLowerCase();
+        if (text && words.every(function (w) { return text.indexOf(w) !== -1 || name.indexOf(w) !== -1; })) {
+          inText.push(e);
+        }
+      });
+      var hits = named.concat(inText).slice(0, 30);
       hits.forEach(function (e) {
         var li = document.createElement("li");
         var a = document.createElement("a");
@@ -184,6 +249,14 @@
         kind.className = "kind";
         kind.textContent = e.kind;
         a.appendChild(kind);
+        if (named.indexOf(e) === -1) {
+          var around = document.createElement("span");
+          around.className = "snippet";
+          var found = e.text.toLowerCase().indexOf(phrase) !== -1 ? phrase
+            : words.filter(function (w) { return e.text.toLowerCase().indexOf(w) !== -1; })[0];
+          around.textContent = snippet(e.text, found);
+          a.appendChild(around);
+        }
         li.appendChild(a);
         list.appendChild(li);
       });
@@ -206,6 +279,7 @@
 
   function start() {
     charts();
+    tables();
     menus();
     search();
   }

@@ -139,6 +139,11 @@ def src_href(source: str | None, line: Any) -> str | None:
     return f"{page}#{src_anchor(source, line)}"
 
 
+def source_link(source: str, family: str | None) -> Html:
+    """A report's file name linked to its page, set as a file name (it never wraps)."""
+    return link(source, report_href(family), class_="src")
+
+
 def where(source: str | None, line: Any, page: Any = None) -> Html:
     """'file:line' linked to the line in the report page's source text."""
     if source is None:

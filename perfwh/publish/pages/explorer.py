@@ -9,6 +9,9 @@ from perfwh.publish.html import Html, chart, note, plain
 
 from .common import ALL, fitted_log_scale, query
 
+# Pixels for the y axes' tick labels: the widest a cost is labelled ("20,000") or a rate
+# ("300k", with SI prefixes), with the ticks and padding.
+Y_LABELS = 44
 FILTERS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scenario"),
            ("persistence", "Persistence"), ("configuration", "Configuration")]
 
@@ -77,19 +80,29 @@ def explorer_chart(rows: list[dict] | None = None) -> Html:
                alt.Tooltip("cpu_printed:N", title="%CPU (printed)"), alt.Tooltip("where:N", title="source line")]
     x = alt.X("size:Q", scale=fitted_log_scale(), title="Message size (bytes, log scale)",
               axis=alt.Axis(format="~s"))
-    color = alt.Color("group:N", title="Product \u00b7 platform", legend=alt.Legend(orient="bottom", columns=3))
+    # The legend's place and columns are configuration, not the encoding's, so that site.js
+    # can put it in one column when the panels stack on a phone.
+    color = alt.Color("group:N", title="Product \u00b7 platform")
 
-    def panel(field: str, title: str):
+    def panel(field: str, title: str, axis: dict):
+        # The same room for the y-axis labels whatever the filters show ("0.3" or "20,000"):
+        # the panels keep their place and width when the labels change.
+        y_axis = alt.Axis(minExtent=Y_LABELS, maxExtent=Y_LABELS, **axis)
         return (alt.Chart(data_spec)
                 .transform_filter(" && ".join(tests))
                 .transform_filter(f"isValid(datum.{field}) && datum.{field} > 0")
                 .mark_line(point=True, strokeWidth=1.5, opacity=0.85)
-                .encode(x=x, y=alt.Y(f"{field}:Q", scale=fitted_log_scale(), title=title),
+                .encode(x=x, y=alt.Y(f"{field}:Q", scale=fitted_log_scale(), title=title, axis=y_axis),
                         color=color, detail="series:N", tooltip=tooltip)
                 .properties(width=460, height=380))
 
-    both = alt.hconcat(panel("cost", "CPU ms per message (log scale)"),
-                       panel("rate", "Messages per second (log scale)")).add_params(*params)
+    both = (alt.hconcat(panel("cost", "CPU ms per message (log scale)", {}),
+                        panel("rate", "Messages per second (log scale)", {"format": "~s"}))
+            .add_params(*params)
+            # laid out again after every change of a filter: the legend grows with the series
+            # shown, and a layout made once would cut its rows off under the caption
+            .properties(autosize=alt.AutoSizeParams(type="pad", resize=True))
+            .configure_legend(orient="bottom", columns=3))
     return chart(both, "explorer", "Each line is one series (a table's product, platform, scenario, "
                                    "persistence and configuration across message sizes). Hover a point for "
                                    "the numbers as printed and their source line.")

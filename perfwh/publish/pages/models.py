@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.vocabulary import size_label
-from perfwh.publish.html import Html, chart, link, note, plain, table, tag
+from perfwh.publish.html import Html, chart, note, plain, table, tag
 
-from .common import family_of, fitted_log_scale, has, query, report_href
+from .common import family_of, fitted_log_scale, has, query, source_link
 
 MISSING = ("The model tables (model_fits, model_predictions) are not built in this warehouse: "
            "run `make` (or `perfwh models`) to fit them, then rebuild the site.")
@@ -33,7 +33,7 @@ def _interval(value: Any, low: Any, high: Any) -> str | None:
 def _scope_link(scope: str) -> Html:
     if scope == "all":
         return Html("<strong>all reports</strong>")
-    return link(scope, report_href(family_of().get(scope)))
+    return source_link(scope, family_of().get(scope))
 
 
 def summary() -> Html:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ingest.vocabulary import kind_label, size_label
 from perfwh.publish.html import Html, anchor_id, chart, esc, link, plain, table, tag
 
-from .common import number_words, query, report_href, reports
+from .common import number_words, query, report_href, reports, source_link
 
 
 def intro() -> Html:
@@ -68,7 +68,7 @@ def measured() -> Html:
         kinds = ", ".join(kind_label(k) for k in (r["kinds"] or "").split(", ") if k)
         sizes = (f"{r['sizes']} ({size_label(r['min_size'])} to {size_label(r['max_size'])})"
                  if r["sizes"] else "none")
-        body.append((link(rep["source"], report_href(rep["family"])), r["scenarios"], r["metrics"],
+        body.append((source_link(rep["source"], rep["family"]), r["scenarios"], r["metrics"],
                      sizes, kinds, r["persistence"]))
     return table(["Source", "Scenarios", "Metrics", "Message sizes", "Configurations", "Persistence"],
                  body)

@@ -9,8 +9,10 @@ from perfwh.publish.html import Html, anchor_id, chart, esc, link, note, plain, 
 
 from .common import columns_of, db_path, has, query, where
 
-# Where the post-render step publishes the Data Docs, relative to the pages (site/*.html).
+# Where the post-render step publishes the Data Docs, relative to the pages (site/*.html),
+# and this page, which they link back to.
 DATA_DOCS = "data-docs/index.html"
+PAGE = "quality.html"
 
 
 def summary() -> Html:

@@ -72,7 +72,10 @@ def write_data_docs(out: Path, db: Path) -> list[Path]:
     if source is None:
         return []
     target = out / "site" / Path(quality.DATA_DOCS).parent
-    return datadocs.publish(source, target, out / VENDOR / VENDOR_BUNDLE)
+    # the page that links to them, relative to the Data Docs' folder: their way back
+    back = Path(*[".."] * len(Path(quality.DATA_DOCS).parent.parts)) / quality.PAGE
+    return datadocs.publish(source, target, out / VENDOR / VENDOR_BUNDLE,
+                            back=(back.as_posix(), "Back to the site: data quality"))
 
 
 def write_root_index(config: SiteConfig, out: Path) -> Path | None:
@@ -83,10 +86,13 @@ def write_root_index(config: SiteConfig, out: Path) -> Path | None:
     if rel == "index.html":
         return None
     path = out / "index.html"
+    # the site's icon (both renderers copy it to its path under the output folder): without
+    # one the browser asks for /favicon.ico, a 404 in the console of every visit
+    icon = f'<link rel="icon" href="{esc(Path(config.favicon).as_posix())}">' if config.favicon else ""
     path.write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="refresh" content="0; url={esc(rel)}">'
-        f"<title>{esc(config.title)}</title></head>"
+        f"<title>{esc(config.title)}</title>{icon}</head>"
         f'<body><p><a href="{esc(rel)}">{esc(config.title)}</a></p></body></html>\n', encoding="utf-8")
     return path
 
