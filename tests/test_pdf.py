@@ -21,6 +21,7 @@ from ingest.reader import read_lines, text_lines
 from ingest.units import UNITS, metric_quantity
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE
 from perfwh.warehouse.sources import load_manifest, sha256_of
+from support.shared import once
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
 LINES_PER_PAGE = 60
@@ -50,20 +51,23 @@ def write_pdf(text: str, out: Path) -> None:
 
 @pytest.fixture(scope="session")
 def pdfs(tmp_path_factory) -> dict[str, tuple[Path, list, object, list, object]]:
-    """family -> (pdf path, PDF lines, PDF parse, text lines, text parse), made once."""
+    """family -> (pdf path, PDF lines, PDF parse, text lines, text parse), made once per run."""
     assert FONT.is_file()
-    directory = tmp_path_factory.mktemp("pdf")
-    out = {}
-    for family in FAMILIES:
-        source = SOURCES[family]
-        raw = RAW_DIR / "reports" / source
-        path = directory / (Path(source).stem + ".pdf")
-        write_pdf(raw.read_text(encoding="utf-8"), path)
-        lines = read_lines(path)
-        text = read_lines(raw)
-        out[family] = (path, lines, families.parse(family, lines, source), text,
-                       families.parse(family, text, source))
-    return out
+
+    def make(directory: Path) -> dict:
+        out = {}
+        for family in FAMILIES:
+            source = SOURCES[family]
+            raw = RAW_DIR / "reports" / source
+            path = directory / (Path(source).stem + ".pdf")
+            write_pdf(raw.read_text(encoding="utf-8"), path)
+            lines = read_lines(path)
+            text = read_lines(raw)
+            out[family] = (path, lines, families.parse(family, lines, source), text,
+                           families.parse(family, text, source))
+        return out
+
+    return once(tmp_path_factory, "pdf", make)
 
 
 def canonical(o) -> Decimal:
