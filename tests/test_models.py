@@ -257,7 +257,8 @@ def test_points_with_error_findings_are_excluded_and_say_why(mcon):
 
 def test_predictions_are_leave_one_size_out(mcon):
     """Refit a series without one size with the library: the table holds that prediction."""
-    for series_id in (1, 60, 100):
+    ids = [r[0] for r in rows(mcon, "SELECT series_id FROM model_fits ORDER BY series_label")]
+    for series_id in (ids[0], ids[59], ids[99]):
         model = rows(mcon, "SELECT model FROM model_fits WHERE series_id = ?", [series_id])[0][0]
         pts = rows(mcon, """SELECT message_size_bytes, observed_cpu_ms_per_msg, predicted_cpu_ms_per_msg,
                                    fit_sizes FROM model_predictions WHERE series_id = ? AND NOT excluded""",
@@ -281,7 +282,7 @@ def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
                                    None if scope == "all" else [scope])]
         points, mdape, inside = acc[(scope, "chosen")]
         assert points == len(apes)
-        assert mdape == pytest.approx(statistics.median(apes))
+        assert float(mdape) == pytest.approx(statistics.median(apes), abs=0.005)  # DECIMAL(12, 2)
         assert 0 < mdape < 50 and 50 < inside <= 100
         assert acc[(scope, "linear")][1] is not None and acc[(scope, "power")][1] is not None
 
