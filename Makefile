@@ -48,6 +48,10 @@ all: $(STAMPS)/site
 install: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
+	@# the pinned requirements need Python 3.11.5 or later (soupsieve 4.1): say so, not pip
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' 2>/dev/null || { \
+		echo "perfwh: needs Python 3.11.5 or later; $(PYTHON) is $$($(PYTHON) --version 2>&1):" \
+		     "run make PYTHON=/path/to/python3.11" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -67,10 +71,11 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 # Spark engine (PySpark starts a JVM). Installing them needs root; a busy package manager is
 # waited for up to APT_WAIT seconds.
 APT_WAIT ?= 600
+SYSTEM_COMMANDS := chromium java
 SYSTEM_PACKAGES := chromium openjdk-17-jre-headless
 
 system-packages:
-	$(call apt-install,chromium java,$(SYSTEM_PACKAGES),the browser tests and the Spark engine)
+	$(call apt-install,$(SYSTEM_COMMANDS),$(SYSTEM_PACKAGES),the browser tests and the Spark engine)
 
 # $(call apt-install,COMMANDS,PACKAGES,WHAT FOR): install the Debian PACKAGES unless each of
 # COMMANDS is on PATH. As root (or with password-less sudo); otherwise it says what to run and

@@ -4,11 +4,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from perfwh.core.paths import warehouse_path
 from perfwh.core.values import counted
 
 from .common import (add_db, add_engine, add_memory_limit, add_no_wait, add_sources, json_error,
-                     warehouse_to_read)
+                     warehouse_to_read, warehouse_to_update)
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -119,7 +118,7 @@ def _add(args) -> int:
 
     try:
         result = add(Path(args.path), dict(zip(args.waive, args.reason)),
-                     warehouse=warehouse_path(args.db), sources_file=args.sources,
+                     warehouse=warehouse_to_update(args.db), sources_file=args.sources,
                      revision_of=args.revision_of, wait=not args.no_wait)
     except AddError as err:
         print(f"perfwh add: {err}", file=sys.stderr)
