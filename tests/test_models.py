@@ -213,8 +213,11 @@ def test_every_eligible_series_has_a_fit(mcon):
     fitted = rows(mcon, f"SELECT {KEYS} FROM model_fits ORDER BY ALL")
     assert len(eligible) > 100
     assert fitted == eligible
-    ids = [r[0] for r in rows(mcon, "SELECT series_id FROM model_fits ORDER BY series_id")]
-    assert ids == list(range(1, len(ids) + 1))
+    from models.tables import SERIES_KEYS, series_id_of
+
+    keyed = rows(mcon, f"SELECT series_id, {', '.join(SERIES_KEYS)} FROM model_fits")
+    assert [r[0] for r in keyed] == [series_id_of(dict(zip(SERIES_KEYS, r[1:]))) for r in keyed]
+    assert len({r[0] for r in keyed}) == len(keyed)  # an id names one series, from its key alone
     bad = rows(mcon, """SELECT series_id FROM model_fits WHERE model NOT IN ('linear', 'power')
                         OR sizes < 3 OR fixed_ms IS NULL OR exponent IS NULL OR sigma_log IS NULL
                         OR NOT (fixed_ms_lower_95 <= fixed_ms AND fixed_ms <= fixed_ms_upper_95)
@@ -536,7 +539,9 @@ def test_size_names_the_warning_findings_of_a_clean_series(modelled):
 def test_refitted_series_match_model_fits_and_curves_span_the_measured_sizes(mcon):
     from models.curves import curve, refit
 
-    for series_id in (1, 50, 63, 110):
+    ids = [r[0] for r in rows(mcon, "SELECT series_id FROM model_fits ORDER BY series_label")]
+    power = rows(mcon, "SELECT series_id FROM model_fits WHERE model = 'power' ORDER BY series_label")[0][0]
+    for series_id in (ids[0], ids[49], power, ids[109]):
         model, row = refit(mcon, series_id)
         if row["model"] == "linear":
             assert model.params == pytest.approx((row["fixed_ms"], row["ms_per_kb"]), rel=1e-6, abs=1e-12)
