@@ -38,8 +38,8 @@ def _series_limit(text: str) -> int | None:
         return None
     if text.isdigit() and int(text) <= MAX_FIT_LIMIT:
         return int(text)
-    raise argparse.ArgumentTypeError(f"expected a number of series from 0 to {MAX_FIT_LIMIT:,} "
-                                     f"or 'all', not {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a number of series or 'all', not {text!r} (a "
+                                     f"number from 0 to {MAX_FIT_LIMIT:,})")
 
 
 def _check(args) -> int:

@@ -16,8 +16,8 @@ def _sql(args) -> int:
     try:
         one_query(args.query)
     except NotOneQuery as err:
-        return _failed(args, f"{err}; usage: perfwh sql \"SELECT ...\" (see `perfwh sql --help`)",
-                       EXIT_USAGE)
+        return _failed(args, f"error: {err}; usage: perfwh sql \"SELECT ...\" (see `perfwh sql "
+                             "--help`)", EXIT_USAGE)
     except QueryError as err:  # a syntax error
         return _failed(args, f"error: {err}", 1)
     # A reader may first finish the renames of a killed writer's commit (warehouse_to_read);
