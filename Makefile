@@ -40,7 +40,7 @@ SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'sit
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py' -o -name '*.yml')
 
-.PHONY: all install warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
+.PHONY: all install system-packages warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -48,6 +48,10 @@ all: $(STAMPS)/site
 install: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
+	@# the pinned requirements need Python 3.11.5 or later (soupsieve 4.1): say so, not pip
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' 2>/dev/null || { \
+		echo "perfwh: needs Python 3.11.5 or later; $(PYTHON) is $$($(PYTHON) --version 2>&1):" \
+		     "run make PYTHON=/path/to/python3.11" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -58,15 +62,44 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 	rm -rf $(VENV)/site-vendor && mkdir -p $(VENV)/site-vendor
 	cp site/vendor/package.json site/vendor/package-lock.json $(VENV)/site-vendor/
 	cd $(VENV)/site-vendor && npm ci --legacy-peer-deps --no-audit --no-fund --loglevel=error
-	# Headless Chromium for the site's browser tests (Debian's package; Playwright's own
-	# browser download does not work offline).
-	command -v chromium >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
-	# Java 17 for the Spark engine (PySpark starts a JVM): Debian's headless runtime.
-	command -v java >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
 	$(PY) -m pip check --disable-pip-version-check
 	touch $(STAMP)
+
+# System packages (Debian's) that only some targets use, installed by those targets and not by
+# `make`, which needs neither and runs as an ordinary user: headless Chromium for the site's
+# browser tests (Playwright's own browser download does not work offline) and Java 17 for the
+# Spark engine (PySpark starts a JVM). Installing them needs root; a busy package manager is
+# waited for up to APT_WAIT seconds.
+APT_WAIT ?= 600
+SYSTEM_COMMANDS := chromium java
+SYSTEM_PACKAGES := chromium openjdk-17-jre-headless
+
+system-packages:
+	$(call apt-install,$(SYSTEM_COMMANDS),$(SYSTEM_PACKAGES),the browser tests and the Spark engine)
+
+# $(call apt-install,COMMANDS,PACKAGES,WHAT FOR): install the Debian PACKAGES unless each of
+# COMMANDS is on PATH. As root (or with password-less sudo); otherwise it says what to run and
+# fails. dpkg's lock is waited for by apt itself (DPkg::Lock::Timeout); the package lists'
+# lock, which `apt-get update` does not wait for, by trying again every 10 s.
+define apt-install
+	@missing=; for c in $(1); do command -v $$c >/dev/null 2>&1 || missing=yes; done; \
+	[ -n "$$missing" ] || exit 0; \
+	if [ "$$(id -u)" = 0 ]; then as_root=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then as_root="sudo -n"; \
+	else echo "perfwh: $(3) need $(2), which only root can install; run" >&2; \
+	     echo "  sudo apt-get install -y --no-install-recommends $(2)" >&2; \
+	     echo "(or \`sudo make system-packages\`), then this again" >&2; exit 1; fi; \
+	apt="$$as_root env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=$(APT_WAIT)"; \
+	echo "perfwh: installing $(2) for $(3)"; \
+	$$apt install -y --no-install-recommends $(2) >/dev/null 2>&1 && exit 0; \
+	deadline=$$(( $$(date +%s) + $(APT_WAIT) )); \
+	until $$apt update; do \
+	  [ "$$(date +%s)" -lt "$$deadline" ] || { echo "perfwh: apt-get update still fails after $(APT_WAIT) s" >&2; exit 1; }; \
+	  echo "perfwh: apt-get update failed (another package manager may hold its lock): trying again in 10 s" >&2; \
+	  sleep 10; \
+	done; \
+	$$apt install -y --no-install-recommends $(2)
+endef
 
 $(STAMPS):
 	mkdir -p $@
@@ -112,17 +145,16 @@ $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 # (tests/conftest.py), and the work units that hold slow tests start first.
 PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # A few minutes, for iteration: everything but the tests marked slow. Never instead of `make test`.
-check-fast: $(STAMP)
+check-fast: $(STAMP) system-packages
 	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
-bench: $(STAMP)
+bench: $(STAMP) system-packages
 	# hyperfine (Debian's package) times whole commands; bench_build.py falls back without it.
-	command -v hyperfine >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends hyperfine; } || true
+	-$(call apt-install,hyperfine,hyperfine,the whole-command benchmarks)
 	$(PY) bench/run_all.py
 
 # Recompile the pinned requirements.txt from requirements.in (needs pip-tools).

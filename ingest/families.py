@@ -21,7 +21,7 @@ from .text import clean_text
 
 # Modules of the ingest package that are not report parsers.
 INFRASTRUCTURE = frozenset({"common", "families", "pdf", "prose", "reader", "records",
-                            "submission", "text", "units", "vocabulary"})
+                            "spreadsheet", "submission", "text", "units", "vocabulary"})
 REQUIRED = ("FAMILY", "SIGNATURE", "DESCRIPTION", "parse")
 
 _REGISTERED: dict[str, ModuleType] = {}

@@ -72,9 +72,12 @@ def parse_size(text: str) -> int:
     except ParseError as err:
         detail = err.message + (f" (expected {err.expected})" if err.expected else "")
         raise SizingError(f"--size {text!r}: {detail}") from None
+    from ingest.vocabulary import MAX_MESSAGE_BYTES
+
     value = Decimal(q.number) * Decimal(UNITS["size"][q.unit][1])
-    if value <= 0:
-        raise SizingError(f"--size {text!r}: a message size must be positive")
+    if not 1 <= value <= MAX_MESSAGE_BYTES:
+        raise SizingError(f"--size {text!r}: {format_bytes(float(value))} is out of range: a "
+                          f"message size is from 1 byte to {MAX_MESSAGE_BYTES // 1024 ** 2}MB (1 GiB)")
     return int(value.to_integral_value())
 
 

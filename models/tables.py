@@ -19,6 +19,8 @@ Tables written (documented in schema/dictionary.yml):
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -98,6 +100,15 @@ def series_label(key: dict) -> str:
     version = key["product_version"] + (f" + {key['fix_pack']}" if key.get("fix_pack") else "")
     return (f"{key['product']} {version} on {key['platform']} | {key['scenario']} | "
             f"{persistence_label(key.get('persistent'))} | {config_label(key)} | {key['source']}")
+
+
+def series_id_of(key: dict) -> int:
+    """A series' id, from its natural key alone (SERIES_KEYS): the same series keeps its id
+    whatever is filed beside it, and the same key gives the same id in every warehouse. The
+    first 48 bits of the key's SHA-256 - exact in JavaScript too (the site's charts); two of a
+    million series would share one with a chance of about 2e-3 %, and `fit_all` refuses it."""
+    text = json.dumps([key.get(k) for k in SERIES_KEYS], ensure_ascii=False, default=str)
+    return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:12], 16)
 
 
 def _sort_key(key: dict) -> tuple:
@@ -239,9 +250,13 @@ def fit_all(series: list[Series]) -> ModelRun:
                 pooled.add((id(s), model))
                 robust[(source, model)][0] += fit.rss
                 robust[(source, model)][1] += fit.df
+    for s in fitted:
+        s.series_id = series_id_of(s.key)
+    if len({s.series_id for s in fitted}) < len(fitted):
+        raise ValueError("two series have the same series_id (the first 48 bits of their key's "
+                         "SHA-256): widen series_id_of")
     # Pass 2: each series with the other series of its report.
-    for number, s in enumerate(fitted, 1):
-        s.series_id = number
+    for s in fitted:
         other, robust_other = {}, {}
         for model in MODELS:
             key, own = (s.key["source"], model), full[id(s)][model]
@@ -428,7 +443,7 @@ def unfitted_rows(run_: ModelRun) -> list[dict]:
 # -- writing --------------------------------------------------------------------------------
 
 FIT_COLUMNS = {
-    "series_id": "INTEGER", "series_label": "VARCHAR", "source": "VARCHAR", "product": "VARCHAR",
+    "series_id": "BIGINT", "series_label": "VARCHAR", "source": "VARCHAR", "product": "VARCHAR",
     "product_version": "VARCHAR", "fix_pack": "VARCHAR", "platform": "VARCHAR",
     "server_cores": "INTEGER", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER",
@@ -446,7 +461,7 @@ FIT_COLUMNS = {
     "capacity_cores": "DOUBLE", "implied_cores_max": "DOUBLE",
 }
 PREDICTION_COLUMNS = {
-    "series_id": "INTEGER", "measurement_id": "INTEGER", "source": "VARCHAR", "source_line": "INTEGER",
+    "series_id": "BIGINT", "measurement_id": "INTEGER", "source": "VARCHAR", "source_line": "INTEGER",
     "page": "INTEGER", "source_table": "VARCHAR", "product": "VARCHAR", "product_version": "VARCHAR",
     "platform": "VARCHAR", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER", "tshirt": "VARCHAR",
@@ -467,8 +482,11 @@ UNFITTED_COLUMNS = {
 }
 
 # One row per scope (each report, then 'all') and model ('chosen', 'linear', 'power'), computed
-# from model_predictions so that every figure can be re-derived with SQL.
+# from model_predictions so that every figure can be re-derived with SQL. The percentages are
+# DECIMAL(12, 2): computed here, not printed by a report, they are kept to the hundredth that
+# is their worth, and print as 7.30, not as the binary double 7.300000000000184.
 ACCURACY_SQL = """
+CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2));
 CREATE TABLE model_accuracy AS
 WITH p AS (
     SELECT source, series_id, excluded, extrapolated, inside_90, rate_ape_pct,
@@ -491,21 +509,22 @@ SELECT
     count(DISTINCT series_id)::INTEGER                                      AS series,
     count(*) FILTER (WHERE NOT excluded)::INTEGER                           AS points,
     count(*) FILTER (WHERE excluded)::INTEGER                               AS excluded_points,
-    median(ape) FILTER (WHERE NOT excluded)                                 AS mdape_pct,
-    avg(ape) FILTER (WHERE NOT excluded)                                    AS mape_pct,
-    quantile_cont(ape, 0.9) FILTER (WHERE NOT excluded)                     AS p90_ape_pct,
-    median(ape) FILTER (WHERE NOT excluded AND NOT extrapolated)            AS interpolated_mdape_pct,
-    median(ape) FILTER (WHERE NOT excluded AND extrapolated)                AS extrapolated_mdape_pct,
+    pct(median(ape) FILTER (WHERE NOT excluded))                            AS mdape_pct,
+    pct(avg(ape) FILTER (WHERE NOT excluded))                               AS mape_pct,
+    pct(quantile_cont(ape, 0.9) FILTER (WHERE NOT excluded))                AS p90_ape_pct,
+    pct(median(ape) FILTER (WHERE NOT excluded AND NOT extrapolated))       AS interpolated_mdape_pct,
+    pct(median(ape) FILTER (WHERE NOT excluded AND extrapolated))           AS extrapolated_mdape_pct,
     CASE WHEN model = 'chosen' THEN
-        100.0 * avg(CASE WHEN inside_90 THEN 1 ELSE 0 END) FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL)
+        pct(100.0 * avg(CASE WHEN inside_90 THEN 1 ELSE 0 END)
+                FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL))
     END                                                                     AS inside_90_pct,
     CASE WHEN model = 'chosen' THEN
         count(rate_ape_pct) FILTER (WHERE NOT excluded)::INTEGER END        AS rate_points,
     CASE WHEN model = 'chosen' THEN
-        median(rate_ape_pct) FILTER (WHERE NOT excluded) END                AS rate_mdape_pct,
+        pct(median(rate_ape_pct) FILTER (WHERE NOT excluded)) END           AS rate_mdape_pct,
     CASE WHEN model = 'chosen' THEN
-        median(abs(rate_from_observed_cost - observed_msg_rate) / observed_msg_rate * 100)
-        FILTER (WHERE NOT excluded) END                                     AS identity_rate_mdape_pct
+        pct(median(abs(rate_from_observed_cost - observed_msg_rate) / observed_msg_rate * 100)
+            FILTER (WHERE NOT excluded)) END                                AS identity_rate_mdape_pct
 FROM e
 GROUP BY scope, scope_ord, model, ord
 ORDER BY scope_ord, scope, ord

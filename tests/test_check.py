@@ -192,7 +192,7 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
     assert rows == [(2, 120, 2864.4, 94.0, 2.6), (3, 1384, 1362.3, 94.0, 5.5)]
     assert cores == [(8,)]
     again = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
-    assert again.returncode == 2 and "already filed" in again.stderr
+    assert again.returncode == 1 and "already filed" in again.stderr
 
 
 def test_add_with_waivers_stores_them(tmp_path, sandbox):

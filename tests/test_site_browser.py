@@ -82,7 +82,7 @@ def serve():
 def browser():
     from playwright.sync_api import sync_playwright
 
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make install` installs Debian's chromium"
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make system-packages` (which `make test` runs) installs Debian's chromium"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

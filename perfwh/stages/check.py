@@ -32,6 +32,7 @@ import duckdb
 from ingest import families, submission
 from ingest.reader import read_lines
 from ingest.records import ParseError
+from ingest.spreadsheet import safe_cell
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
@@ -51,14 +52,31 @@ CSV, REPORT = "csv", "report"
 
 class SubmissionError(RuntimeError):
     """The submission could not be read (status 2), or may not be filed as it is (status 1:
-    a duplicate of a filed source)."""
+    a copy of a filed source, a name that is taken or too long to file). ``verb`` says which
+    to the user."""
 
-    def __init__(self, message: str, status: int = 2):
+    def __init__(self, message: str, status: int = 2, verb: str | None = None):
         super().__init__(message)
         self.status = status
+        self.verb = verb or ("cannot read the submission" if status == 2 else "refused")
 
 
-class OutOfMemory(SubmissionError):
+class Refused(SubmissionError):
+    """The submission reads, but may not be filed as it is (status 1)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, status=1, verb="refused")
+
+
+class CannotCheck(SubmissionError):
+    """What the check needs besides the submission is missing or broken: the manifest, the
+    warehouse, the memory (status 2)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, status=2, verb="cannot check")
+
+
+class OutOfMemory(CannotCheck):
     """The check needed more memory than its limit allows even with spilling (status 2)."""
 
 
@@ -127,6 +145,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                          fit_limit)
     path = Path(path)
     _require_file(path)
+    _require_manifest(Path(sources_file))
     if warehouse is not None:
         _require_warehouse(Path(warehouse))
     rules = rules if rules is not None else load_rules()
@@ -136,7 +155,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     try:
         con, spill = connect_bounded(Path(scratch), memory_limit)
     except duckdb.Error as err:
-        raise SubmissionError(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
+        raise CannotCheck(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
     try:
         try:
             create_warehouse(con, [read], raw_from=Path(warehouse) if warehouse else None,
@@ -210,7 +229,7 @@ def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, re
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
                             repair=repair, fit_models=fit_models, repair_source=repair_source)
     except RuleError as err:
-        raise SubmissionError(str(err)) from None
+        raise CannotCheck(str(err)) from None
 
 
 def _require_file(path: Path) -> None:
@@ -223,11 +242,20 @@ def _require_file(path: Path) -> None:
         raise SubmissionError(f"{path}: not a regular file")
 
 
+def _require_manifest(sources_file: Path) -> None:
+    """The manifest a filing would extend must read: checked first, so that `check` says what
+    `add` would find only after the whole check (its entry cannot be added to a broken one)."""
+    try:
+        load_manifest(sources_file)
+    except SourceError as err:
+        raise CannotCheck(str(err)) from None
+
+
 def _require_warehouse(warehouse: Path) -> None:
     try:
         require_warehouse(warehouse)
     except NotAWarehouse as err:
-        raise SubmissionError(str(err)) from None
+        raise CannotCheck(str(err)) from None
 
 
 def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str, str | None]]:
@@ -240,7 +268,7 @@ def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str, str | Non
         return {s: (o, h, r) for s, o, h, r in run(
             con, "SELECT source, filed_order, sha256, retired_by FROM raw_reports")}
     except duckdb.Error as err:
-        raise SubmissionError(f"{warehouse}: not a perfwh warehouse ({str(err).splitlines()[0]})") from None
+        raise CannotCheck(f"{warehouse}: not a perfwh warehouse ({str(err).splitlines()[0]})") from None
     finally:
         con.close()
 
@@ -258,8 +286,8 @@ def refuse_unfileable_name(path: Path) -> None:
         "the staged copy of the raw file": "." + path.name + "x" * STAGED_NAME_EXTRA,
         "the Parquet lake's folder for it": "source=" + hive_escape(path.name)})
     if problem:
-        raise SubmissionError(f"{path}: the file name cannot be filed as it is: {problem}; "
-                              "give the file a shorter name")
+        raise Refused(f"{path}: the file name cannot be filed as it is: {problem}; "
+                      "give the file a shorter name")
 
 
 def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str | None) -> None:
@@ -268,16 +296,16 @@ def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str
     digest = sha256_of(path)
     twin = sorted(s for s, (_o, h, _r) in filed.items() if h == digest)
     if twin:
-        raise SubmissionError(f"{path}: the same bytes as {_filed_as(twin[0], filed)} "
-                              f"(sha256 {digest[:16]}...): nothing new to check or add")
+        raise Refused(f"{path}: the same bytes as {_filed_as(twin[0], filed)} "
+                      f"(sha256 {digest[:16]}...): nothing new to check or add")
     if path.name in filed:
-        raise SubmissionError(f"{path}: a source named {path.name} is on file with other contents "
-                              f"({_filed_as(path.name, filed)}); give the submission a name of "
-                              f"its own (to replace that source, rename the file and pass "
-                              f"--revision-of {path.name})")
+        raise Refused(f"{path}: a source named {path.name} is on file with other contents "
+                      f"({_filed_as(path.name, filed)}); give the submission a name of "
+                      f"its own (to replace that source, rename the file and pass "
+                      f"--revision-of {path.name})")
     if revision_of is not None and revision_of not in filed:
         raise SubmissionError(f"--revision-of {revision_of}: no filed source has that name "
-                              "(see `perfwh sql \"SELECT source FROM dim_report\"`)")
+                              "(see `perfwh sql \"SELECT source FROM dim_report\"`)", verb="error")
 
 
 # A measured number, keyed the way the warehouse keys it (vocabulary applied): two sources
@@ -311,9 +339,9 @@ def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
                 ({compared} EXCEPT ALL {compared}))""",
                      [name, name, other, name, other, name, name, name])[0][0]
         if differ == 0:
-            raise SubmissionError(f"{name}: the same measurements (keys and numbers) as {other}, "
-                                  f"which is already filed; to replace {other} by it, pass "
-                                  f"--revision-of {other}", status=1)
+            raise Refused(f"{name}: the same measurements (keys and numbers) as {other}, "
+                          f"which is already filed; to replace {other} by it, pass "
+                          f"--revision-of {other}")
 
 
 def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
@@ -363,7 +391,7 @@ def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) 
     try:
         known = [s for s in load_manifest(sources_file) if s.family == family]
     except SourceError as err:
-        raise SubmissionError(str(err)) from None
+        raise CannotCheck(str(err)) from None
     if not known:
         raise SubmissionError(f"{path}: a {family} report, but sources.yml has no {family} report "
                               "whose platform and product facts a revision could borrow")
@@ -410,10 +438,13 @@ def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterato
 
 
 def format_line(f: dict) -> str:
+    """FILE:LINE: severity rule: message (suggest VALUE). A line that a spreadsheet would run as
+    a formula (a file named "=...") begins with an apostrophe, as a CSV cell of perfwh does:
+    such lines go to files (--out) that a spreadsheet may open."""
     text = f"{f['source']}:{f['source_line']}: {f['severity']} {f['rule']}: {f['message']}"
     if f.get("suggested_value"):
         text += f" (suggest {f['suggested_value']})"
-    return text
+    return safe_cell(text)
 
 
 def as_json(f: dict) -> dict:

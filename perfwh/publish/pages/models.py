@@ -60,7 +60,7 @@ def summary() -> Html:
 def fits() -> Html:
     if not has("model_fits"):
         return note("model_fits is not built in this warehouse.", "warning")
-    rows = query("SELECT * FROM model_fits ORDER BY series_id")
+    rows = query("SELECT * FROM model_fits ORDER BY series_label, series_id")
     body = [(r["series_id"], r["series_label"], r["model"], r["sizes"],
              f"{size_label(r['min_size_bytes'])} to {size_label(r['max_size_bytes'])}",
              _interval(r["fixed_ms"], r.get("fixed_ms_lower_95"), r.get("fixed_ms_upper_95")),
@@ -100,7 +100,7 @@ def _predictions() -> list[dict]:
         LEFT JOIN model_fits f USING (series_id)
         LEFT JOIN measurements m USING (measurement_id)
         WHERE p.predicted_cpu_ms_per_msg > 0 AND p.observed_cpu_ms_per_msg > 0
-        ORDER BY p.series_id, size, p.source_line, p.measurement_id""")
+        ORDER BY f.series_label, p.series_id, size, p.source_line, p.measurement_id""")
 
 
 def _log_domain(values: list[float]) -> list[float]:
@@ -148,7 +148,7 @@ def accuracy_chart() -> Html:
 def _fit_curves(labels: dict[int, str], steps: int = 24) -> list[dict]:
     """Points along each fitted curve between its smallest and largest fitted size."""
     out = []
-    for f in query("SELECT * FROM model_fits ORDER BY series_id"):
+    for f in query("SELECT * FROM model_fits ORDER BY series_label, series_id"):
         lo, hi = f["min_size_bytes"], f["max_size_bytes"]
         if f["series_id"] not in labels or not lo or not hi or lo <= 0:
             continue
