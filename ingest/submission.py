@@ -548,12 +548,28 @@ def _raw_rows(con, source: str) -> None:
     tshirt_memory = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.memory_mib)}" for t in TSHIRTS.values())
     product_key = _SLUG.format("product || ' ' || product_version")
     platform_key = _SLUG.format("platform")
-    # Product and platform keys are slugs of the names: computed once per distinct name.
+    # Product and platform keys are slugs of the names, computed once per distinct name. A
+    # row's server cores are a fact of the machine it ran on: one platform name given with
+    # several core counts names several machines (a 2-core and an 8-core "lab box"), each a
+    # platform of its own with its own cores, so that every rule reads a row by its own
+    # machine. A name given with one core count (or none) keeps its plain slug.
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_keys AS
-        SELECT product, product_version, platform, {product_key} AS product_key,
-               {platform_key} AS platform_key
-        FROM (SELECT DISTINCT product, product_version, platform FROM sub_rows)""")
+        WITH named AS (
+            SELECT DISTINCT product, product_version, platform,
+                   coalesce(server_cores, '') AS cores_given, CAST(server_cores AS INTEGER) AS cores,
+                   {platform_key} AS platform_slug
+            FROM sub_rows),
+        machines AS (
+            SELECT platform_slug, count(DISTINCT coalesce(cores, 0)) > 1 AS several
+            FROM named GROUP BY platform_slug)
+        SELECT n.product, n.product_version, n.platform, n.cores_given, n.cores,
+               {product_key} AS product_key,
+               CASE WHEN m.several
+                    THEN n.platform_slug || '-' || coalesce(CAST(n.cores AS VARCHAR) || '-cores',
+                                                            'cores-not-given')
+                    ELSE n.platform_slug END AS platform_key
+        FROM named n JOIN machines m USING (platform_slug)""")
     # The row's keys computed once per row, each readable metric cell a raw observation: one
     # SELECT per metric column, joined by UNION ALL (half the work of a LATERAL (VALUES ...)
     # unpivot on a million rows). seq orders them by line, then metric, without sorting (gaps
@@ -584,25 +600,24 @@ def _raw_rows(con, source: str) -> None:
                    CAST(replicas AS INTEGER) AS replicas,
                    CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt
             FROM sub_rows r
-            JOIN sub_keys key USING (product, product_version, platform))
+            JOIN sub_keys key ON key.product = r.product AND key.product_version = r.product_version
+                             AND key.platform = r.platform
+                             AND key.cores_given = coalesce(r.server_cores, ''))
         {" UNION ALL ".join(per_metric)}""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_products AS
         SELECT {src} AS source, product_key, min(product) AS name,
                min(product) AS short, min(product_version) AS version, NULL::VARCHAR AS fix_pack
         FROM sub_keys GROUP BY ALL ORDER BY product_key""")
-    # One platform per name; its cores as submitted, or NULL when the rows disagree.
+    # One platform per machine (see sub_keys): its cores as submitted, or NULL where none are.
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_platforms AS
-        SELECT {src} AS source, key.platform_key, min(r.platform) AS label,
+        SELECT {src} AS source, platform_key, min(platform) AS label,
                NULL::VARCHAR AS os, NULL::VARCHAR AS hardware, NULL::VARCHAR AS cpu_model,
-               CASE WHEN count(DISTINCT server_cores) = 1 THEN CAST(min(server_cores) AS INTEGER) END AS cores,
-               'as submitted' AS deployment, NULL::VARCHAR AS memory,
-               CASE WHEN count(DISTINCT server_cores) > 1 THEN 'the submission gives several core counts'
-                    WHEN count(server_cores) = 0 THEN 'the submission gives no core count'
+               min(cores) AS cores, 'as submitted' AS deployment, NULL::VARCHAR AS memory,
+               CASE WHEN count(cores) = 0 THEN 'the submission gives no core count'
                     ELSE 'cores as submitted' END AS note
-        FROM sub_rows r JOIN sub_keys key USING (product, product_version, platform)
-        GROUP BY ALL ORDER BY platform_key""")
+        FROM sub_keys GROUP BY platform_key ORDER BY platform_key""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_scenarios AS
         SELECT DISTINCT {src} AS source, scenario AS name, NULL::VARCHAR AS transport,

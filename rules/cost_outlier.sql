@@ -16,7 +16,7 @@ params AS (SELECT 3.0 AS factor),
 points AS (
     SELECT m.*, m.cpu_ms_per_msg AS y, m.cpu_ms_per_msg / (m.message_size_bytes / 1024.0) AS per_kb,
            concat_ws('|', m.world, m.source, m.table_title, m.product, m.product_version,
-                     m.platform, m.scenario, m.persistent, m.config_key) AS series
+                     m.platform, m.server_cores, m.scenario, m.persistent, m.config_key) AS series
     FROM batch m
     WHERE m.cpu_busy_pct IS NULL AND m.cpu_ms_per_msg > 0 AND m.message_size_bytes > 0
 ),

@@ -23,9 +23,11 @@ CREATE MACRO refutes(quantifier, against, agreeing) AS
 
 -- One definition of "the same measurement" (a row printed twice, a resubmission): the same
 -- product, version, platform and scenario - compared without regard to case and spacing, as
--- a submission may type them - message size, persistence and configuration.
-CREATE MACRO measurement_key(product, product_version, platform, scenario, size, persistent, config) AS
+-- a submission may type them - server cores (one platform name with two core counts is two
+-- machines), message size, persistence and configuration.
+CREATE MACRO measurement_key(product, product_version, platform, cores, scenario, size, persistent, config) AS
     concat_ws('|', lower(trim(product)), lower(trim(product_version)), lower(trim(platform)),
+              COALESCE(CAST(cores AS VARCHAR), '-'),
               regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g'),
               COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
               config);
@@ -42,7 +44,7 @@ SELECT
     measurement_id                      AS row_id,
     source_table                        AS table_title,
     config_key(concurrency_kind, concurrency, replicas, tshirt) AS config_key,
-    measurement_key(product, product_version, platform, scenario, message_size_bytes, persistent,
+    measurement_key(product, product_version, platform, server_cores, scenario, message_size_bytes, persistent,
                     config_key(concurrency_kind, concurrency, replicas, tshirt)) AS measurement_key,
     r.filed_order,
     m.* EXCLUDE (measurement_id, source_table, page, fix_pack)
