@@ -8,7 +8,8 @@
 --   such cells, at most STRAY (5 %) of them - was most likely typed with an extra digit
 --   (1563.11 -> 1563.111); one with fewer, a dropped digit - but only where the column keeps
 --   its trailing zeros (61.00, 1.70), since a report that strips them (ACE 11: 1.7 ms, 2 ms)
---   prints fewer decimals by design. A column needs three other cells, a series two. The typo
+--   prints fewer decimals by design (and a series there, whose few cells may all happen to
+--   end in a zero, says nothing about more). A column needs three other cells, a series two. The typo
 --   repair suggests the printing that matches the rest when one slip explains it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
@@ -107,7 +108,10 @@ odd AS (
     FROM placed p
     CROSS JOIN params
     WHERE members - 1 >= min_others
-      AND ((decimals > usual AND above <= greatest(1, stray * members))
+      AND ((decimals > usual AND above <= greatest(1, stray * members)
+            -- where the column strips trailing zeros (1.7 for 1.70), a few cells of a series
+            -- print fewer decimals by chance: only the column's own usual counts there
+            AND (grouping = 'column' OR column_zeros > 0))
            OR (decimals < usual AND below <= greatest(1, stray * members)
                AND column_zeros - CASE WHEN trailing_zero THEN 1 ELSE 0 END > 0))
 )
