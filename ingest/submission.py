@@ -32,10 +32,10 @@ from .reader import text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
-from .vocabulary import (CONCURRENCY_KINDS, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
-                         METRIC_COLUMNS, NAME_COLUMNS, NON_PERSISTENT_WORDS, PERSISTENT_WORDS,
-                         REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS, allowed_tshirts,
-                         kind_spellings)
+from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
+                         METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
+                         PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS,
+                         allowed_tshirts, kind_spellings, kind_synonyms)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
@@ -300,6 +300,7 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
         raise ParseError("no data rows below the header", 1, str(path),
                          expected="one row per measured configuration")
     _check_cells(con, source, fmt)
+    _vocabulary_notes(con, fmt)
     _raw_rows(con, source)
     observations = con.sql("SELECT count(*) FROM sub_observations").fetchall()[0][0]
     rejects = con.sql("SELECT count(*) FROM sub_rejects").fetchall()[0][0]
@@ -372,10 +373,59 @@ def _value_sql(number: str, token: str, quantity: str) -> str:
 
 
 def _kind_sql(column: str) -> str:
-    """SQL for a concurrency_kind cell as the kind's name, whichever documented spelling it is
-    in ("T-shirt", "Tshirt", "Docker cores", ...); an unknown word stays as written."""
-    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(kind_spellings().items()))
-    return f"COALESCE(CASE lower(trim({column})) {cases} END, {column})"
+    """SQL for a concurrency_kind cell as the kind's name, whichever documented spelling or
+    synonym it is in ("T-shirt", "Tshirt", "Docker cores", "cores", ...); NULL for a word that
+    says none is counted ("none", "n/a"); an unknown word stays as written."""
+    words = {**kind_spellings(), **kind_synonyms()}
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(words.items()))
+    return (f"CASE WHEN list_contains({_list(NO_KIND_WORDS)}, lower(trim({column}))) THEN NULL "
+            f"ELSE COALESCE(CASE {FOLD_SQL.format(column)} {cases} END, {column}) END")
+
+
+def _vocabulary_notes(con, fmt: CsvFormat) -> None:
+    """A note for each synonym the file uses ("cores" read as docker_cores), on ``fmt``: what
+    was assumed is said, as for the encoding."""
+    synonyms = kind_synonyms()
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(synonyms.items()))
+    for word, kind, rows, first in con.sql(f"""
+            SELECT trim(concurrency_kind) AS word,
+                   CASE WHEN list_contains({_list(NO_KIND_WORDS)}, lower(trim(concurrency_kind))) THEN ''
+                        ELSE CASE {FOLD_SQL.format('concurrency_kind')} {cases} END END AS kind,
+                   count(*), min(line)
+            FROM sub_cells
+            WHERE list_contains({_list(NO_KIND_WORDS)}, lower(trim(concurrency_kind)))
+               OR list_contains({_list(sorted(synonyms))}, {FOLD_SQL.format('concurrency_kind')})
+            GROUP BY ALL ORDER BY min(line), word""").fetchall():
+        meaning = (f"{kind} ({CONCURRENCY_KINDS[kind].meaning})" if kind
+                   else "blank (no concurrency counted)")
+        where = f"line {first}" if rows == 1 else f"{rows} rows, the first at line {first}"
+        fmt.notes.append(f"concurrency_kind {word!r} read as {meaning} ({where})")
+
+
+def _name_nearest(con) -> None:
+    """Each cell refused as an unknown word of the vocabulary (a concurrency kind, a
+    persistence, a T-shirt) names the nearest documented word (fewest edits of the folded
+    forms), in sub_rejects."""
+    kinds = [(w, k.name) for k in CONCURRENCY_KINDS.values() for w in (k.name, k.label, *k.synonyms)]
+    vocabularies = {
+        "concurrency_kind": ("concurrency_kind is not a concurrency kind", kinds),
+        "persistent": ("persistent is not a persistence",
+                       [(w, w) for w in PERSISTENT_WORDS + NON_PERSISTENT_WORDS]),
+        "concurrency": ("concurrency is not a T-shirt size",
+                        [(w, t.name) for t in TSHIRTS.values() for w in (t.name, *t.synonyms)]),
+    }
+    for column, (problem, words) in vocabularies.items():
+        known = ", ".join(f"({_q(w)}, {_q(shown)}, {rank})" for rank, (w, shown) in enumerate(words))
+        fold_value, fold_word = FOLD_SQL.format("v.value"), FOLD_SQL.format("w.word")
+        con.sql(f"""
+            UPDATE sub_rejects SET problem = problem || ' (the nearest documented word: ' || n.shown || ')'
+            FROM (SELECT v.value, arg_min(w.shown, levenshtein({fold_value}, {fold_word}) * 1000 + w.rank) AS shown
+                  FROM (SELECT DISTINCT printed_value AS value FROM sub_rejects
+                        WHERE column_name = {_q(column)} AND problem = {_q(problem)}) v
+                  CROSS JOIN (VALUES {known}) w(word, shown, rank)
+                  GROUP BY v.value) n
+            WHERE sub_rejects.column_name = {_q(column)} AND sub_rejects.problem = {_q(problem)}
+              AND sub_rejects.printed_value = n.value""")
 
 
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
@@ -502,6 +552,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         SELECT {_q(source)} AS source, line, column_name, printed_value, problem, expected, kind
         FROM ({' UNION ALL '.join(selects)})
         ORDER BY line, column_name NULLS FIRST, problem""")
+    _name_nearest(con)
     bad_key = " OR ".join(f"{p} IS NOT NULL" for _c, p in key_problems)
     required = " OR ".join(f"{c} IS NULL" for c in REQUIRED_COLUMNS)
     # a view, not a copy of a million wide rows: its few readers filter sub_checked themselves
@@ -667,7 +718,7 @@ def _examples() -> list[dict]:
                 persistent="false", cpu_busy_pct="")
     values = {  # kind: (concurrency, replicas, rate, cost in ms)
         "docker_cores": ("2", "", "1234.5", "1.62"), "tshirt": ("Small", "2", "1180.25", "0.81"),
-        "flow_instances": ("4", "", "2310.0", "1.65"), "execution_groups": ("2", "", "1190.75", "1.64"),
+        "flow_instances": ("4", "", "2310.0", "1.65"), "execution_groups": ("2", "", "1190.7", "1.64"),
         "flow_copies": ("", "", "4420.5", "1.7"), "subscribers": ("10", "", "870.0", "2.05"),
         "destination_list_entries": ("100", "", "95.4", "18.3"),
         "fanout_ratio": ("10", "", "640.0", "2.6"), "wmq_queue_managers": ("4", "", "3105.0", "1.9")}

@@ -19,37 +19,65 @@ class ConcurrencyKind:
     meaning: str
     value: str = "number"   # "number", or "tshirt" (the value is a T-shirt name)
     cpu_limit: bool = False  # the value is the CPU cores the runtime may use
+    # other words submitters commonly write for it, read as it with a note saying so
+    synonyms: tuple[str, ...] = ()
 
 
 CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
-    ConcurrencyKind("docker_cores", "Docker cores", "CPU cores the container may use", cpu_limit=True),
+    # "cores" (or CPUs, vCPUs): the cores the runtime was given - a container's limit, a VM's
+    # vCPUs, a taskset - which is what docker_cores counts; a sweep of whole servers written
+    # so gives each row the server's cores as its limit, which reads the same
+    ConcurrencyKind("docker_cores", "Docker cores", "CPU cores the container may use", cpu_limit=True,
+                    synonyms=("cores", "cpus", "cpu", "vcpus", "vcpu", "cpu limit")),
     ConcurrencyKind("tshirt", "T-shirt", "a named capacity (CPU and memory limits) of a "
-                    "containerised runtime, with replicas", value="tshirt", cpu_limit=True),
+                    "containerised runtime, with replicas", value="tshirt", cpu_limit=True,
+                    synonyms=("t-shirt size", "tshirt size")),
     ConcurrencyKind("flow_instances", "flow instances", "instances of the message flow in one "
-                    "execution group"),
+                    "execution group", synonyms=("instances", "additional instances", "flow instance")),
+    # App Connect Enterprise renamed execution groups integration servers
     ConcurrencyKind("execution_groups", "execution groups", "execution groups, one flow "
-                    "instance each"),
+                    "instance each", synonyms=("integration servers", "integration server", "egs",
+                                               "execution group")),
     ConcurrencyKind("flow_copies", "flow copies", "copies of the flow (the report gives no "
-                    "count: enough to fill the machine)"),
-    ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic"),
+                    "count: enough to fill the machine)", synonyms=("copies",)),
+    ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic",
+                    synonyms=("subscriptions",)),
     ConcurrencyKind("destination_list_entries", "destination-list entries", "entries of the "
-                    "destination list a message is sent to"),
+                    "destination list a message is sent to", synonyms=("destinations", "destination list")),
     ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
     ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
-                    "spread over"),
+                    "spread over", synonyms=("queue managers", "qmgrs")),
 )}
+
+# concurrency_kind words that say no concurrency is counted: read as a blank cell, with a note
+NO_KIND_WORDS = ("none", "n/a", "-")
+
+
+def folded(word: str) -> str:
+    """A word as the vocabulary compares it: lower case, letters and digits only ("Docker
+    cores", "docker_cores" and "DOCKER-CORES" are one word). FOLD_SQL is the same in SQL."""
+    return "".join(c for c in word.lower() if c.isalnum())
+
+
+FOLD_SQL = "regexp_replace(lower({}), '[^a-z0-9]', '', 'g')"
 
 
 def kind_spellings() -> dict[str, str]:
-    """Every accepted spelling of a concurrency kind (lower case) -> its name: the name, the
-    label people read ("T-shirt", "Docker cores"), and either without spaces, hyphens or
-    underscores ("tshirt", "dockercores")."""
+    """Every spelling of a concurrency kind read as it without a note, folded (`folded`) ->
+    its name: the name and the label people read ("T-shirt", "Docker cores")."""
     spellings: dict[str, str] = {}
     for kind in CONCURRENCY_KINDS.values():
-        for word in (kind.name, kind.name.replace("_", " "), kind.label.lower()):
-            for spelling in (word, word.replace(" ", "_"), "".join(c for c in word if c.isalnum())):
-                spellings.setdefault(spelling, kind.name)
+        for word in (kind.name, kind.label):
+            spellings.setdefault(folded(word), kind.name)
     return spellings
+
+
+def kind_synonyms() -> dict[str, str]:
+    """Every synonym of a concurrency kind, folded -> its name (read with a note), less those
+    that fold to a name or label ("fan-out ratio" is fanout_ratio itself)."""
+    spellings = kind_spellings()
+    return {folded(w): k.name for k in CONCURRENCY_KINDS.values() for w in k.synonyms
+            if folded(w) not in spellings}
 
 
 @dataclass(frozen=True)
@@ -127,7 +155,10 @@ KEY_MEANINGS = {
                           "k, KB, KiB, MB, MiB (1k = 1024), from 1 byte to 1 GiB; blank if none",
     "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
     "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS)
-                        + " (in any case; the labels, such as T-shirt or Docker cores, are read too)",
+                        + " (in any case, with or without spaces, hyphens and underscores; the "
+                          "labels, such as T-shirt or Docker cores, are read too, and the "
+                          "synonyms below with a note); blank where nothing is counted ("
+                        + ", ".join(NO_KIND_WORDS) + " are read as blank, with a note)",
     "concurrency": f"the count (a number greater than 0 and at most {MAX_COUNT:,}), or for tshirt "
                    "a T-shirt name: " + ", ".join(TSHIRTS),
     "replicas": f"replicas of the runtime (a whole number {_COUNT}), blank if one",
@@ -216,9 +247,9 @@ def template_markdown() -> str:
         tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
         lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
                      f"{tokens}) |")
-    lines += ["", "| concurrency_kind | counts | label |", "|---|---|---|"]
+    lines += ["", "| concurrency_kind | counts | label | also read (with a note) |", "|---|---|---|---|"]
     for kind in CONCURRENCY_KINDS.values():
-        lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} |")
+        lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} | {', '.join(kind.synonyms)} |")
     lines += ["", "| T-shirt | also written | CPU (cores) | memory (MiB) |", "|---|---|---|---|"]
     for shirt in TSHIRTS.values():
         lines.append(f"| {shirt.name} | {', '.join(shirt.synonyms)} (any case) | {shirt.cpu_cores} "
