@@ -52,3 +52,32 @@ def test_every_number_of_the_toy_report_lands_with_its_line(toy_warehouse):
 def test_the_registry_finds_the_package_families_without_a_list():
     assert {"wbimb", "iib10", "ace11", "ace13", "messagesight"} <= set(families.families())
     assert "toy" not in families.families()  # registered only by the fixture, and removed
+
+
+def test_the_first_report_of_a_family_is_checked_with_its_facts_on_the_command_line(
+        built_warehouse, capsys):
+    """No edition of the toy family is filed beside the five reports: the check names the keys
+    whose facts it needs, and with them given (--product, --platform) reads the report by them -
+    the 4 cores given make every row exact, 8 would break the CPU identity of every row."""
+    from fixtures.toy import toy_family
+    from perfwh.cli import main
+
+    report = str(TOY / "toy-broker-2026.txt")
+    families.register(toy_family)
+    try:
+        def checked(*facts: str) -> tuple[int, str]:
+            status = main(["check", report, "--db", str(built_warehouse), *facts])
+            return status, capsys.readouterr().err
+
+        status, said = checked()
+        assert status == 2 and "give --product toy1=NAME:VERSION --platform box=LABEL[:CORES]" in said
+        status, said = checked("--product", "TOY:1.0")
+        assert status == 2 and "give --platform box=LABEL[:CORES]" in said
+        status, said = checked("--product", "toy9=TOY:1.0", "--platform", "test box:4")
+        assert status == 2 and "names no product 'toy9' (its products: toy1)" in said
+        status, said = checked("--product", "TOY:1.0", "--platform", "box=test box:4")
+        assert (status, said.splitlines()[-1]) == (0, "perfwh check: 5 rows, 0 errors, 0 warnings")
+        status, said = checked("--product", "TOY:1.0", "--platform", "test box:8")
+        assert (status, said.splitlines()[-1]) == (1, "perfwh check: 5 rows, 5 errors, 0 warnings")
+    finally:
+        families.unregister("toy")

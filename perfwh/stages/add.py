@@ -24,7 +24,7 @@ from perfwh.warehouse.load import waiver_rows
 from perfwh.warehouse.sources import (ReportSource, SourceError, load_manifest, with_entry,
                                       with_retired)
 
-from .check import CheckResult, SubmissionError, check, format_line
+from .check import CheckResult, GivenFacts, SubmissionError, check, format_line
 from .models import fit_warehouse
 from .writing import stage_exports, writing
 
@@ -66,7 +66,7 @@ def _refuse_name(path: Path) -> None:
 
 def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
         today: dt.date | None = None, revision_of: str | None = None,
-        wait: bool = True) -> AddResult:
+        wait: bool = True, given: GivenFacts | None = None) -> AddResult:
     path, warehouse, sources_file = Path(path), Path(warehouse), Path(sources_file)
     _refuse_name(path)
     today = today or dt.date.today()
@@ -78,7 +78,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         try:
             result, con = check(path, warehouse=warehouse, sources_file=sources_file, rules=rules,
                                 scratch=scratch, today=today, keep=True, revision_of=revision_of,
-                                filing=True)
+                                filing=True, given=given)
         except SubmissionError as err:
             raise AddError(f"cannot file the submission: {err}", status=err.status) from None
         try:

@@ -115,7 +115,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
           today: dt.date | None = None, keep: bool = False, revision_of: str | None = None,
           memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
           spark_master: str | None = None, collect: bool = True, filing: bool = False,
-          fit_limit: int | None = CHECK_FIT_LIMIT):
+          fit_limit: int | None = CHECK_FIT_LIMIT, given: GivenFacts | None = None):
     """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
 
     ``revision_of``: a filed source the submission replaces (it is retired in the scratch
@@ -125,7 +125,8 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     with a temporary scratch. ``collect``: fetch the submission's findings into
     ``result.findings`` (without it, only their counts; `own_findings` streams them).
     ``engine``: run the rules in DuckDB or on Apache Spark (``spark_master``, default local)
-    over a Parquet lake of the scratch.
+    over a Parquet lake of the scratch. ``given``: product and platform facts of a report
+    (`--product`, `--platform`), over those a filed edition of its family lends.
 
     The models are fitted in the scratch copy with the submission's rows, between the rules'
     two passes, so that the model residual rule holds each submitted cost to its series'
@@ -142,7 +143,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
                          today, False, revision_of, memory_limit, engine, spark_master, collect, filing,
-                         fit_limit)
+                         fit_limit, given)
     path = Path(path)
     _require_file(path)
     _require_manifest(Path(sources_file))
@@ -150,7 +151,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         _require_warehouse(Path(warehouse))
     rules = rules if rules is not None else load_rules()
     today = today or dt.date.today()
-    read = submitted_input(path, sources_file, warehouse, today, revision_of)
+    read = submitted_input(path, sources_file, warehouse, today, revision_of, given)
     retiring = [(revision_of, read.source.file, today.isoformat())] if revision_of else []
     try:
         con, spill = connect_bounded(Path(scratch), memory_limit)
@@ -344,15 +345,73 @@ def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
                           f"--revision-of {other}")
 
 
+@dataclass(frozen=True)
+class GivenFacts:
+    """Product and platform facts of a report given on the command line (`--product`,
+    `--platform`), by the keys its family's parser gives them (None: the report's only
+    product or platform): what sources.yml records for a filed report."""
+    products: dict = field(default_factory=dict)
+    platforms: dict = field(default_factory=dict)
+
+    @staticmethod
+    def product(short: str, version: str) -> dict:
+        return {"name": short, "short": short, "version": version, "fix_pack": None}
+
+    @staticmethod
+    def platform(label: str, cores: int | None) -> dict:
+        return {"label": label, "os": None, "hardware": None, "cpu_model": None, "cores": cores,
+                "deployment": "as given on the command line", "memory": None}
+
+    def __bool__(self) -> bool:
+        return bool(self.products or self.platforms)
+
+
+FACT_OPTIONS = {"products": "--product KEY=NAME:VERSION", "platforms": "--platform KEY=LABEL[:CORES]"}
+
+
+def given_facts(path: Path, family: str, parsed, borrowed: dict, given: GivenFacts) -> dict:
+    """The products and platforms of a report's entry: those given on the command line, over
+    those borrowed from a filed edition of its family; every key the report's rows name must
+    have them. A fact given without a key is the report's only product (platform)."""
+    used = {"products": sorted({o.product for o in parsed.observations}),
+            "platforms": sorted({o.platform for o in parsed.observations})}
+    out, missing = {}, []
+    for kind, facts in (("products", given.products), ("platforms", given.platforms)):
+        merged = dict(borrowed.get(kind) or {})
+        for key, fact in facts.items():
+            if key is None:
+                if len(used[kind]) != 1:
+                    raise SubmissionError(f"{path}: the report names {len(used[kind])} {kind} "
+                                          f"({', '.join(used[kind])}): give each as {FACT_OPTIONS[kind]}")
+                key = used[kind][0]
+            elif key not in used[kind]:
+                raise SubmissionError(f"{path}: the report names no {kind[:-1]} {key!r} (its {kind}: "
+                                      f"{', '.join(used[kind])})")
+            merged[key] = fact
+        missing += [FACT_OPTIONS[kind].replace("KEY", key) for key in used[kind] if key not in merged]
+        out[kind] = merged
+    if missing:
+        why = (f"naming products or platforms the filed {family} report does not describe"
+               if borrowed.get("products") else
+               f"and sources.yml has no {family} report to borrow its products and platforms from")
+        raise SubmissionError(f"{path}: a {family} report, {why}: give {' '.join(missing)}")
+    return out
+
+
 def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
-                    today: dt.date, revision_of: str | None = None) -> SourceInput:
+                    today: dt.date, revision_of: str | None = None,
+                    given: GivenFacts | None = None) -> SourceInput:
     """The submitted file as the build would read it once filed: a CSV for the submission
-    reader, or a report parsed by its family's parser under a borrowed manifest entry."""
+    reader, or a report parsed by its family's parser under the manifest entry of a filed
+    edition of its family, with the facts ``given`` on the command line over its own."""
     filed = filed_sources(warehouse)
     refuse_unfileable_name(path)
     refuse_filed(path, filed, revision_of)
     order = max((o for o, _h, _r in filed.values()), default=0) + 1
     if submission.looks_like_submission(path):
+        if given:
+            raise SubmissionError(f"{path}: a CSV states its products and platforms in its rows; "
+                                  "--product and --platform are for a report")
         try:
             fmt = submission.sniff(path)
         except ParseError as err:
@@ -366,7 +425,9 @@ def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
         parsed = families.parse(family, lines, str(path))
     except ParseError as err:
         raise SubmissionError(str(err.located(str(path)) if err.source is None else err)) from None
-    entry = revision_entry(path, family, today, sources_file)
+    given = given or GivenFacts()
+    entry = revision_entry(path, family, today, sources_file, given)
+    entry.update(given_facts(path, family, parsed, entry, given))
     source = ReportSource(path.name, family, sha256_of(path), entry, order)
     try:
         check_keys(source, parsed)
@@ -385,25 +446,30 @@ def csv_entry(path: Path, today: dt.date) -> dict:
             "origin": "submitted with perfwh add", "retrieved": today.isoformat()}
 
 
-def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) -> dict:
-    """The sources.yml entry of a revised edition of a known report: the platform and product
-    facts are borrowed from the first filed report of the family."""
+def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path,
+                   given: GivenFacts = GivenFacts()) -> dict:
+    """The sources.yml entry of a report of a known family: a revised edition borrows the
+    platform and product facts of the first filed report of the family; the first report of a
+    family has them ``given`` on the command line (`given_facts` checks they cover it)."""
     try:
         known = [s for s in load_manifest(sources_file) if s.family == family]
     except SourceError as err:
         raise CannotCheck(str(err)) from None
+    common = {"file": path.name, "family": family, "sha256": sha256_of(path),
+              "retrieved": today.isoformat()}
     if not known:
-        raise SubmissionError(f"{path}: a {family} report, but sources.yml has no {family} report "
-                              "whose platform and product facts a revision could borrow")
+        return {**common, "title": f"{family} report {path.name}", "edition": None,
+                "published": today.isoformat(), "document_id": None,
+                "document_id_note": "the first filed report of its family",
+                "origin": "submitted with perfwh add; platform and product facts given on the "
+                          "command line", "products": {}, "platforms": {}}
     base = known[0].entry
-    return {"file": path.name, "family": family, "sha256": sha256_of(path),
-            "title": f"{base['title']} (revised edition)",
+    origin = f"submitted with perfwh add; platform and product facts borrowed from {base['file']}"
+    return {**common, "title": f"{base['title']} (revised edition)",
             "edition": f"revision submitted {today.isoformat()}",
             "published": str(base["published"]), "document_id": base.get("document_id"),
-            "origin": f"submitted with perfwh add; platform and product facts borrowed from "
-                      f"{base['file']}",
-            "retrieved": today.isoformat(), "products": base["products"],
-            "platforms": base["platforms"]}
+            "origin": origin + (", some given on the command line" if given else ""),
+            "products": base["products"], "platforms": base["platforms"]}
 
 
 def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
