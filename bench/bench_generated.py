@@ -14,7 +14,6 @@ Usage: .venv/bin/python bench/bench_generated.py [--count 1000] [--seed 23] [--o
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 import time
@@ -33,24 +32,12 @@ from perfwh.stages.check import check  # noqa: E402
 WARNING_SHARE = 0.02
 
 
-def lines_named(finding: dict) -> set[int]:
-    """The finding's own line and the lines its message names ("line 12", "lines 3")."""
-    named = {int(n) for n in re.findall(r"\blines? (\d+)\b", finding["message"])}
-    return {finding["source_line"]} | named
-
-
-def explained(finding: dict, odd: set[int]) -> bool:
-    """On a row of a series the generator made odd, or naming one (a comparison)."""
-    return bool(lines_named(finding) & odd)
-
-
 def judge(submission: synthetic.Submission, findings: list[dict]) -> dict:
-    odd = submission.odd_series
-    errors = [f for f in findings if f["severity"] == "error"]
-    warnings = [f for f in findings if f["severity"] == "warning"]
-    return {"rows": len(submission.rows), "errors": errors, "warnings": warnings,
-            "unexplained": [f for f in warnings if not explained(f, odd)],
-            "odd_rows": len(submission.odd_lines)}
+    unexplained = submission.unexplained(findings)
+    return {"rows": len(submission.rows), "odd_rows": len(submission.odd_lines),
+            "errors": [f for f in findings if f["severity"] == "error"],
+            "warnings": [f for f in findings if f["severity"] == "warning"],
+            "unexplained": [f for f in unexplained if f["severity"] == "warning"]}
 
 
 def main() -> int:

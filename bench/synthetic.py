@@ -36,6 +36,7 @@ from __future__ import annotations
 import csv
 import math
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +181,13 @@ class Submission:
         """The lines of every row of a series with an odd row."""
         return set().union(*(o.series for o in self.oddities)) if self.oddities else set()
 
+    def unexplained(self, findings: list[dict]) -> list[dict]:
+        """The findings of a check of this submission that its oddities do not explain: every
+        error, and every warning neither on a row of an odd series nor naming one ("line 12":
+        a comparison with the odd row)."""
+        odd = self.odd_series
+        return [f for f in findings if f["severity"] == "error" or not lines_named(f) & odd]
+
     def write(self, path: Path) -> Path:
         with open(path, "w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n",
@@ -187,6 +195,11 @@ class Submission:
             writer.writeheader()
             writer.writerows(self.rows)
         return path
+
+
+def lines_named(finding: dict) -> set[int]:
+    """A finding's own line and the lines its message names ("line 12", "lines 3")."""
+    return {finding["source_line"]} | {int(n) for n in re.findall(r"\blines? (\d+)\b", finding["message"])}
 
 
 @dataclass
@@ -224,31 +237,47 @@ def _machine(draw: Draw, platform: str, cores: int | None = None, printed: bool 
                    round(draw.uniform(0.5, 2.0), 3))
 
 
-def _products(draw: Draw, count: int, tag: str) -> list[Product]:
-    chosen = draw.sample(PRODUCTS, 1, count)
-    out = []
-    for name, versions in chosen:
-        out.append(Product(name, draw.choice(versions) + tag, round(draw.uniform(0.7, 1.4), 3),
-                           round(draw.uniform(0.8, 1.25), 3)))
-    return out
+@dataclass
+class Names:
+    """The names of one submission's parts, and what each named part is. Written into one
+    file, several submissions share the catalogue - a test or a product version has one cost
+    wherever it runs - and keep their machines apart by ``tag``."""
+    tag: str = ""
+    tests: dict[str, Test] = field(default_factory=dict)
+    products: dict[tuple[str, str], Product] = field(default_factory=dict)
+
+    def platform(self, name: str) -> str:
+        return f"{name}{self.tag}"
+
+    def test(self, draw: Draw, name: str) -> Test:
+        if name not in self.tests:
+            self.tests[name] = Test(name, round(draw.uniform(0.15, 3.0), 4), round(draw.uniform(0.002, 0.05), 5),
+                                    round(draw.uniform(0.15, 0.6), 3), round(draw.uniform(0.05, 0.5), 3))
+        return self.tests[name]
+
+    def product(self, name: str, version: str, fixed: float, per_kb: float) -> Product:
+        return self.products.setdefault((name, version), Product(name, version, round(fixed, 3),
+                                                                 round(per_kb, 3)))
 
 
-def _versions(draw: Draw, count: int, tag: str) -> list[Product]:
+def _products(draw: Draw, count: int, names: Names) -> list[Product]:
+    return [names.product(name, draw.choice(versions), draw.uniform(0.7, 1.4), draw.uniform(0.8, 1.25))
+            for name, versions in draw.sample(PRODUCTS, 1, count)]
+
+
+def _versions(draw: Draw, count: int, names: Names) -> list[Product]:
     """One product in several versions (a regression series): each a little faster."""
     name, versions = draw.choice(PRODUCTS)
     picked = draw.sample(versions, 1, count) if len(versions) > 1 else list(versions)
     out, fixed = [], draw.uniform(0.9, 1.4)
     for version in picked:
-        out.append(Product(name, version + tag, round(fixed, 3), round(draw.uniform(0.85, 1.15), 3)))
+        out.append(names.product(name, version, fixed, draw.uniform(0.85, 1.15)))
         fixed *= draw.uniform(0.8, 0.97)
     return out
 
 
-def _tests(draw: Draw, low: int, high: int, tag: str) -> list[Test]:
-    names = draw.sample(TEST_NAMES, low, high)
-    return [Test(f"{n}{tag}", round(draw.uniform(0.15, 3.0), 4), round(draw.uniform(0.002, 0.05), 5),
-                 round(draw.uniform(0.15, 0.6), 3), round(draw.uniform(0.05, 0.5), 3))
-            for n in names]
+def _tests(draw: Draw, low: int, high: int, names: Names) -> list[Test]:
+    return [names.test(draw, n) for n in draw.sample(TEST_NAMES, low, high)]
 
 
 def _sizes(draw: Draw, low: int = 3, high: int = 6) -> list[int | None]:
@@ -314,33 +343,34 @@ def _series(draw: Draw, machine: Machine, product: Product, test: Test, configs:
     return out
 
 
-def shape_lab_servers(draw: Draw, tag: str) -> list[Series]:
+def shape_lab_servers(draw: Draw, names: Names) -> list[Series]:
     """Servers with %CPU, flow-instance sweeps, persistence pairs (IIB's tables)."""
-    machines = [_machine(draw, f"{draw.choice(LAB_NAMES)}{tag}") for _ in range(draw.integer(1, 2))]
+    # two servers, two names: machines that share a name are told apart by their cores
+    machines = [_machine(draw, names.platform(name)) for name in draw.sample(LAB_NAMES, 1, 2)]
     out = []
     for machine in machines:
         counts = draw.sample((1, 2, 4, 8), 1, 3)
-        for product in _products(draw, 2, tag):
-            for test in _tests(draw, 1, 3, tag):
+        for product in _products(draw, 2, names):
+            for test in _tests(draw, 1, 3, names):
                 out += _series(draw, machine, product, test, [_threads("flow_instances", n) for n in counts],
                                _paired(draw), _sizes(draw), with_pct=True)
     return out
 
 
-def shape_execution_groups(draw: Draw, tag: str) -> list[Series]:
+def shape_execution_groups(draw: Draw, names: Names) -> list[Series]:
     """Flow instances against execution groups on one server with %CPU (WBIMB's chapter 10)."""
-    machine = _machine(draw, f"{draw.choice(LAB_NAMES)}{tag}", cores=draw.choice((4, 8, 16)), printed=True)
-    product = _products(draw, 1, tag)[0]
+    machine = _machine(draw, names.platform(draw.choice(LAB_NAMES)), cores=draw.choice((4, 8, 16)), printed=True)
+    product = _products(draw, 1, names)[0]
     counts = draw.sample((1, 2, 4, 8), 2, 4)
     out = []
-    for test in _tests(draw, 1, 3, tag):
+    for test in _tests(draw, 1, 3, names):
         configs = [_threads(kind, n) for kind in ("flow_instances", "execution_groups") for n in counts]
         out += _series(draw, machine, product, test, configs, _paired(draw, 0.4),
                        _sizes(draw, 2, 4), with_pct=True)
     return out
 
 
-def shape_docker(draw: Draw, tag: str) -> list[Series]:
+def shape_docker(draw: Draw, names: Names) -> list[Series]:
     """Docker CPU limits on two hosts, two products side by side, no %CPU (ACE 11 vs IIB 10)."""
     cores = draw.choice((8, 12, 16))
     platforms = draw.sample(DOCKER_PLATFORMS, 1, 2)
@@ -348,21 +378,21 @@ def shape_docker(draw: Draw, tag: str) -> list[Series]:
     with_pct = draw.chance(0.25)
     out = []
     for platform in platforms:
-        machine = _machine(draw, f"{platform}{tag}", cores=cores)
-        for product in _products(draw, 2, tag):
-            for test in _tests(draw, 2, 4, tag):
+        machine = _machine(draw, names.platform(platform), cores=cores)
+        for product in _products(draw, 2, names):
+            for test in _tests(draw, 2, 4, names):
                 out += _series(draw, machine, product, test, [_docker(n) for n in limits], [False],
                                _sizes(draw, 3, 3), with_pct)
     return out
 
 
-def shape_openshift(draw: Draw, tag: str) -> list[Series]:
+def shape_openshift(draw: Draw, names: Names) -> list[Series]:
     """T-shirts with replicas on a container platform: no server cores, no %CPU (ACE 13)."""
-    machine = _machine(draw, f"{draw.choice(CONTAINER_PLATFORMS)}{tag}", cores=64, printed=False)
-    product = _products(draw, 1, tag)[0]
+    machine = _machine(draw, names.platform(draw.choice(CONTAINER_PLATFORMS)), cores=64, printed=False)
+    product = _products(draw, 1, names)[0]
     shirts = draw.sample(tuple(TSHIRTS), 2, 3)
     out = []
-    for test in _tests(draw, 2, 4, tag):
+    for test in _tests(draw, 2, 4, names):
         replicas = [1] + (draw.sample((2, 3), 1, 2) if draw.chance(0.4) else [])
         configs = [_tshirt(s, r if len(replicas) > 1 or draw.chance(0.5) else None)
                    for s in shirts for r in replicas]
@@ -370,13 +400,13 @@ def shape_openshift(draw: Draw, tag: str) -> list[Series]:
     return out
 
 
-def shape_shared_platform(draw: Draw, tag: str) -> list[Series]:
+def shape_shared_platform(draw: Draw, names: Names) -> list[Series]:
     """One platform name over servers of several core counts, each row giving its own (the
     2-core and 8-core lab box of one file), flow copies filling each machine."""
-    name = f"{draw.choice(LAB_NAMES)}{tag}"
+    name = names.platform(draw.choice(LAB_NAMES))
     counts = draw.sample(SERVER_CORES[:6], 2, 4)
-    product = _products(draw, 1, tag)[0]
-    tests = _tests(draw, 1, 3, tag)
+    product = _products(draw, 1, names)[0]
+    tests = _tests(draw, 1, 3, names)
     with_pct = draw.chance(0.7)
     out = []
     for cores in counts:
@@ -387,15 +417,15 @@ def shape_shared_platform(draw: Draw, tag: str) -> list[Series]:
     return out
 
 
-def shape_messaging(draw: Draw, tag: str) -> list[Series]:
+def shape_messaging(draw: Draw, names: Names) -> list[Series]:
     """Publish/subscribe and routing counts: subscribers, fan-out, destination lists, queue
     managers; a cost with or without %CPU, or rates alone."""
-    machine = _machine(draw, f"{draw.choice(LAB_NAMES)}{tag}")
-    product = _products(draw, 1, tag)[0]
+    machine = _machine(draw, names.platform(draw.choice(LAB_NAMES)))
+    product = _products(draw, 1, names)[0]
     with_pct, with_cost = draw.chance(0.5), draw.chance(0.7)
     out = []
     kinds = draw.sample(("subscribers", "fanout_ratio", "destination_list_entries", "wmq_queue_managers"), 1, 3)
-    for kind, test in zip(kinds, _tests(draw, len(kinds), len(kinds), tag)):
+    for kind, test in zip(kinds, _tests(draw, len(kinds), len(kinds), names)):
         counts = {"subscribers": (1, 10, 100, 1000), "fanout_ratio": (1, 10, 100),
                   "destination_list_entries": (1, 10, 100), "wmq_queue_managers": (1, 2, 4)}[kind]
         configs = []
@@ -408,37 +438,37 @@ def shape_messaging(draw: Draw, tag: str) -> list[Series]:
     return out
 
 
-def shape_rates_only(draw: Draw, tag: str) -> list[Series]:
+def shape_rates_only(draw: Draw, names: Names) -> list[Series]:
     """A score card: rates alone, one per test, no size (MessageSight's), persistence pairs."""
-    machine = _machine(draw, f"{draw.choice(LAB_NAMES)}{tag}", printed=draw.chance(0.5))
-    product = _products(draw, 1, tag)[0]
+    machine = _machine(draw, names.platform(draw.choice(LAB_NAMES)), printed=draw.chance(0.5))
+    product = _products(draw, 1, names)[0]
     out = []
-    for test in _tests(draw, 3, 8, tag):
+    for test in _tests(draw, 3, 8, names):
         sizes = [None] if draw.chance(0.7) else _sizes(draw, 2, 3)
         out += _series(draw, machine, product, test, [_fill()], _paired(draw, 0.4), sizes, False, False)
     return out
 
 
-def shape_versions(draw: Draw, tag: str) -> list[Series]:
+def shape_versions(draw: Draw, names: Names) -> list[Series]:
     """One product in several versions on one machine (a regression series), %CPU printed."""
-    machine = _machine(draw, f"{draw.choice(LAB_NAMES)}{tag}")
+    machine = _machine(draw, names.platform(draw.choice(LAB_NAMES)))
     sizes = _sizes(draw)
     out = []
-    tests = _tests(draw, 1, 3, tag)
+    tests = _tests(draw, 1, 3, names)
     kind = draw.choice(("flow_copies", None))
-    for product in _versions(draw, 3, tag):
+    for product in _versions(draw, 3, names):
         for test in tests:
             out += _series(draw, machine, product, test, [_fill(kind)], [False], sizes, with_pct=True)
     return out
 
 
-def shape_sparse(draw: Draw, tag: str) -> list[Series]:
+def shape_sparse(draw: Draw, names: Names) -> list[Series]:
     """Optional columns left blank: cores not given beside %CPU, persistence not stated, no
     concurrency kind, sizes missing for some tests."""
-    machine = _machine(draw, f"{draw.choice(LAB_NAMES)}{tag}", printed=False)
-    product = _products(draw, 1, tag)[0]
+    machine = _machine(draw, names.platform(draw.choice(LAB_NAMES)), printed=False)
+    product = _products(draw, 1, names)[0]
     out = []
-    for test in _tests(draw, 2, 4, tag):
+    for test in _tests(draw, 2, 4, names):
         sizes = _sizes(draw, 2, 5) if draw.chance(0.7) else [None]
         for s in _series(draw, machine, product, test, [_fill()], [None], sizes, with_pct=draw.chance(0.6)):
             s.persistent_printed = False
@@ -446,23 +476,23 @@ def shape_sparse(draw: Draw, tag: str) -> list[Series]:
     return out
 
 
-def shape_capacity_sweep(draw: Draw, tag: str) -> list[Series]:
+def shape_capacity_sweep(draw: Draw, names: Names) -> list[Series]:
     """One test on servers of 2 to 32 cores (a platform each), the rate growing and saturating
     with the cores (contention raises the cost per message)."""
     counts = draw.sample((2, 4, 8, 16, 32), 3, 5)
-    product = _products(draw, 1, tag)[0]
-    test = _tests(draw, 1, 1, tag)[0]
+    product = _products(draw, 1, names)[0]
+    test = _tests(draw, 1, 1, names)[0]
     sizes = _sizes(draw, 2, 4)
     with_pct = draw.chance(0.5)
     out = []
     for cores in counts:
-        machine = Machine(f"server-{cores}c{tag}", cores, True, 1.0)
+        machine = Machine(names.platform(f"server-{cores}c"), cores, True, 1.0)
         config = _fill("flow_copies", "", 1 + 0.02 * (cores - 1) ** 0.5)
         out += _series(draw, machine, product, test, [config], [False], sizes, with_pct)
     return out
 
 
-SHAPES: dict[str, Callable[[Draw, str], list[Series]]] = {
+SHAPES: dict[str, Callable[[Draw, Names], list[Series]]] = {
     "lab_servers": shape_lab_servers, "execution_groups": shape_execution_groups,
     "docker": shape_docker, "openshift": shape_openshift, "shared_platform": shape_shared_platform,
     "messaging": shape_messaging, "rates_only": shape_rates_only, "versions": shape_versions,
@@ -585,12 +615,13 @@ def _cells(r: _Row, style: Style, d_rate: int, d_pct: int, d_cost: int, size_sty
 
 # -- submissions ---------------------------------------------------------------------------
 
-def generate(draw: Draw, shape: str | None = None, oddity_rate: float = 0.0, tag: str = "") -> Submission:
+def generate(draw: Draw, shape: str | None = None, oddity_rate: float = 0.0,
+             names: Names | None = None) -> Submission:
     """A submission of ``shape`` (default: drawn), each series made odd with ``oddity_rate``.
-    ``tag`` is appended to names (scenarios, platforms, versions), to keep submissions
-    written into one file apart."""
+    ``names``: the catalogue of tests and products and the tag of the machines, shared by the
+    submissions written into one file."""
     shape = shape or draw.choice(tuple(SHAPES))
-    series = SHAPES[shape](draw, tag)
+    series = SHAPES[shape](draw, names or Names())
     runs: dict = {}
     measured: list[_Row] = []
     odd_series = []
@@ -611,6 +642,22 @@ def generate(draw: Draw, shape: str | None = None, oddity_rate: float = 0.0, tag
     return submission
 
 
+def combined(draw: Draw, shapes: Sequence[str], oddity_rate: float = 0.0) -> Submission:
+    """One submission of several shapes, as a lab files its results of several machines in one
+    file: the tests and product versions shared, each shape's machines its own."""
+    names = Names()
+    rows: list[dict] = []
+    oddities: list[Oddity] = []
+    for part, shape in enumerate(shapes, 1):
+        names.tag = f" {part}" if len(shapes) > 1 else ""
+        one = generate(draw, shape, oddity_rate, names)
+        shift = len(rows)
+        oddities += [Oddity(o.what, {n + shift for n in o.lines}, {n + shift for n in o.series})
+                     for o in one.oddities]
+        rows += one.rows
+    return Submission("+".join(shapes), rows, oddities)
+
+
 def submissions(seed: int, count: int, oddity_rate: float = 0.0) -> Iterator[Submission]:
     """``count`` submissions, every shape in turn, each from its own seed."""
     names = tuple(SHAPES)
@@ -619,17 +666,19 @@ def submissions(seed: int, count: int, oddity_rate: float = 0.0) -> Iterator[Sub
 
 
 def rows(count: int, seed: int = 20261122, oddity_rate: float = 0.05) -> Iterator[dict]:
-    """``count`` rows of generated submissions one after another (every shape, names tagged
-    apart), for the benchmarks of large checks: many series and many findings - the
-    oddities, and a typo (a doubled digit in a rate) in one row of TYPO_EVERY."""
+    """``count`` rows of generated submissions one after another (every shape), as a lab's
+    results of many machines in one file: the tests and product versions are shared (one
+    cost each, wherever they run), each part's machines are its own. Many series and many
+    findings: the oddities, and a typo (a doubled digit in a rate) in one row of TYPO_EVERY."""
     n = 0
-    names = tuple(SHAPES)
+    shapes = tuple(SHAPES)
     draw = RandomDraw(seed)
+    names = Names()
     part = 0
     while True:
         part += 1
-        submission = generate(draw, names[part % len(names)], oddity_rate, tag=f" {part}")
-        for row in submission.rows:
+        names.tag = f" {part}"
+        for row in generate(draw, shapes[part % len(shapes)], oddity_rate, names).rows:
             if n >= count:
                 return
             n += 1
