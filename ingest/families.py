@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from types import ModuleType
 
-from .common import require_end, require_rows_read, require_signature
+from .common import head, require_end, require_rows_read, require_signature
 from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
@@ -93,9 +93,9 @@ def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:
 def detect(lines: Sequence[Line], source: str) -> str:
     """The family whose signature appears near the top of the file and one of whose results
     rows appears in it (a text that only mentions a report - a README - is none of them)."""
-    head = [clean_text(line.text) for line in lines[:60]]
+    top = [clean_text(line.text) for line in head(lines)]
     for family, module in families().items():
-        if not any(re.search(p, text) for p in module.SIGNATURE for text in head):
+        if not any(re.search(p, text) for p in module.SIGNATURE for text in top):
             continue
         shape = getattr(module, "ROW_SHAPE", None)
         if shape is None or any(re.search(shape, clean_text(line.text)) for line in lines):

@@ -37,6 +37,31 @@ CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
     ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
     ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
                     "spread over"),
+    ConcurrencyKind("requester_clients", "requester clients", "requester applications driving "
+                    "a request-responder test; the MQ Appliance tables print the number at which "
+                    "the peak rate was measured"),
+)}
+
+
+@dataclass(frozen=True)
+class Topology:
+    name: str
+    label: str          # for people: "HA group"
+    meaning: str
+    replicated: bool    # the queue manager's data is copied to another appliance
+
+
+# How a messaging test was deployed (the MQ Appliance reports): on one appliance, or with its
+# queue managers' data replicated to a second appliance (an HA group, synchronously), to a
+# remote recovery appliance (DR, asynchronously), or both.
+TOPOLOGIES: dict[str, Topology] = {t.name: t for t in (
+    Topology("standalone", "standalone", "queue managers on one appliance, not replicated", False),
+    Topology("ha_group", "HA group", "queue managers of a high-availability group of two "
+             "appliances, their data replicated synchronously", True),
+    Topology("dr_pair", "DR pair", "queue managers replicated asynchronously to a disaster-"
+             "recovery appliance", True),
+    Topology("ha_dr", "HA group with DR", "queue managers of an HA group, also replicated "
+             "asynchronously to a disaster-recovery appliance", True),
 )}
 
 
@@ -176,6 +201,21 @@ def config_label(kind: str | None, concurrency: Any = None, replicas: Any = None
     if replicas not in (None, 1):
         text += f", {_number(replicas)} replicas"
     return text
+
+
+def topology_label(topology: str | None, queue_managers: Any = None,
+                   simulated_latency_ms: Any = None) -> str | None:
+    """A deployment for people: 'HA group, 10 queue managers, 2 ms simulated latency'."""
+    parts = []
+    if topology is not None:
+        known = TOPOLOGIES.get(topology)
+        parts.append(known.label if known else topology.replace("_", " "))
+    if queue_managers is not None:
+        parts.append(f"{_number(queue_managers)} queue manager"
+                     + ("" if float(queue_managers) == 1 else "s"))
+    if simulated_latency_ms not in (None, 0, 0.0, "0"):
+        parts.append(f"{_number(simulated_latency_ms)} ms simulated latency")
+    return ", ".join(parts) or None
 
 
 def size_label(n: Any) -> str:

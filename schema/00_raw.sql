@@ -97,6 +97,9 @@ CREATE TABLE raw_observations (
     tshirt              VARCHAR,
     component           VARCHAR,
     observed_at         VARCHAR,
+    topology            VARCHAR,
+    queue_managers      INTEGER,
+    simulated_latency_ms VARCHAR,
     PRIMARY KEY (source, seq)
 );
 
@@ -133,6 +136,12 @@ CREATE TABLE raw_claims (
     relative_persistent BOOLEAN,
     relative_concurrency_kind VARCHAR,
     stated_date         VARCHAR,
+    topology            VARCHAR,
+    queue_managers      INTEGER,
+    simulated_latency_ms VARCHAR,
+    relative_platform_key VARCHAR,
+    relative_topology   VARCHAR,
+    relative_simulated_latency_ms VARCHAR,
     PRIMARY KEY (source, seq)
 );
 
@@ -179,6 +188,13 @@ CREATE TABLE ref_concurrency_kinds (
     meaning         VARCHAR NOT NULL,
     value_kind      VARCHAR NOT NULL,
     cpu_limit       BOOLEAN NOT NULL
+);
+
+CREATE TABLE ref_topologies (
+    topology        VARCHAR PRIMARY KEY,
+    label           VARCHAR NOT NULL,
+    meaning         VARCHAR NOT NULL,
+    replicated      BOOLEAN NOT NULL
 );
 
 CREATE TABLE ref_metrics (

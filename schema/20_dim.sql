@@ -104,7 +104,11 @@ WITH configurations AS (
         CASE WHEN k.cpu_limit THEN coalesce(t.cpu_limit_cores, o.concurrency)
         END                                                         AS cpu_limit_cores,
         t.memory_limit_mib,
-        o.component
+        o.component,
+        -- how the messaging was deployed (the MQ Appliance reports; NULL elsewhere)
+        o.topology,
+        o.queue_managers,
+        o.simulated_latency_ms
     FROM stg_observations o
     LEFT JOIN stg_tshirts t ON t.source = o.source AND t.tshirt = o.tshirt
     LEFT JOIN ref_concurrency_kinds k ON k.concurrency_kind = o.concurrency_kind
@@ -112,7 +116,9 @@ WITH configurations AS (
 SELECT
     CAST(ROW_NUMBER() OVER (ORDER BY concurrency_kind NULLS FIRST, concurrency NULLS FIRST,
                                      replicas NULLS FIRST, persistent NULLS FIRST,
-                                     tshirt NULLS FIRST, component NULLS FIRST) AS INTEGER)
+                                     tshirt NULLS FIRST, component NULLS FIRST,
+                                     topology NULLS FIRST, queue_managers NULLS FIRST,
+                                     simulated_latency_ms NULLS FIRST) AS INTEGER)
                                                                     AS configuration_id,
     *
 FROM configurations;

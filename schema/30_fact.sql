@@ -38,7 +38,10 @@ JOIN dim_configuration c
   AND c.persistent       IS NOT DISTINCT FROM o.persistent
   AND c.tshirt           IS NOT DISTINCT FROM o.tshirt
   AND c.component        IS NOT DISTINCT FROM o.component
-  AND c.memory_limit_mib IS NOT DISTINCT FROM t.memory_limit_mib;
+  AND c.memory_limit_mib IS NOT DISTINCT FROM t.memory_limit_mib
+  AND c.topology         IS NOT DISTINCT FROM o.topology
+  AND c.queue_managers   IS NOT DISTINCT FROM o.queue_managers
+  AND c.simulated_latency_ms IS NOT DISTINCT FROM o.simulated_latency_ms;
 
 CREATE TABLE fact_claim AS
 SELECT
@@ -68,10 +71,17 @@ SELECT
     c.relative_concurrency_kind,
     c.stated_date,
     c.value_half_ulp,
+    c.topology,
+    c.queue_managers,
+    c.simulated_latency_ms,
+    rpl.label                                                       AS relative_platform,
+    c.relative_topology,
+    c.relative_simulated_latency_ms,
     c.source                                                        AS source_file,
     c.page,
     c.source_line
 FROM stg_claims c
 JOIN dim_report r ON r.source = c.source
 LEFT JOIN raw_products rp ON rp.source = c.source AND rp.product_key = c.product_key
-LEFT JOIN raw_platforms pl ON pl.source = c.source AND pl.platform_key = c.platform_key;
+LEFT JOIN raw_platforms pl ON pl.source = c.source AND pl.platform_key = c.platform_key
+LEFT JOIN raw_platforms rpl ON rpl.source = c.source AND rpl.platform_key = c.relative_platform_key;

@@ -18,7 +18,7 @@ import duckdb
 from ingest import submission
 from ingest.records import ParsedReport
 from ingest.units import METRICS, UNITS
-from ingest.vocabulary import CONCURRENCY_KINDS
+from ingest.vocabulary import CONCURRENCY_KINDS, TOPOLOGIES
 
 from perfwh.core.files import scratch_directory
 from perfwh.core.interrupts import interrupted
@@ -77,6 +77,9 @@ def load_reference(con: duckdb.DuckDBPyConnection) -> None:
     insert_rows(con, "ref_concurrency_kinds", [
         {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
          "cpu_limit": k.cpu_limit} for k in CONCURRENCY_KINDS.values()])
+    insert_rows(con, "ref_topologies", [
+        {"topology": t.name, "label": t.label, "meaning": t.meaning, "replicated": t.replicated}
+        for t in TOPOLOGIES.values()])
 
 
 def load_inputs(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput]) -> None:
@@ -206,7 +209,8 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "size_number": size_number, "size_unit": size_unit, "persistent": o.persistent,
             "concurrency_kind": o.concurrency_kind, "concurrency_printed": conc_printed,
             "concurrency_number": conc_number, "replicas": o.replicas, "tshirt": o.tshirt,
-            "component": o.component, "observed_at": o.observed_at})
+            "component": o.component, "observed_at": o.observed_at, "topology": o.topology,
+            "queue_managers": o.queue_managers, "simulated_latency_ms": o.simulated_latency_ms})
     for seq, c in enumerate(parsed.claims, 1):
         size_printed, size_number, size_unit = _q(c.message_size)
         printed, number, unit = _q(c.value)
@@ -224,7 +228,10 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "relative_concurrency": c.relative_concurrency.number if c.relative_concurrency else None,
             "relative_persistent": c.relative_persistent,
             "relative_concurrency_kind": c.relative_concurrency_kind,
-            "stated_date": c.stated_date})
+            "stated_date": c.stated_date, "topology": c.topology,
+            "queue_managers": c.queue_managers, "simulated_latency_ms": c.simulated_latency_ms,
+            "relative_platform_key": c.relative_platform, "relative_topology": c.relative_topology,
+            "relative_simulated_latency_ms": c.relative_simulated_latency_ms})
     for line, printed, canonical in parsed.header_variants:
         rows["raw_header_variants"].append({"source": src, "line": line, "printed": printed,
                                             "canonical": canonical})
@@ -254,6 +261,13 @@ def check_integrity(con: duckdb.DuckDBPyConnection) -> None:
     if unknown:
         raise WarehouseError("concurrency kinds not in the vocabulary (ingest/vocabulary.py): "
                              + "; ".join(f"{s}: {k!r}" for s, k in unknown))
+    unknown = run(con, """
+        SELECT DISTINCT o.source, o.topology FROM raw_observations o
+        ANTI JOIN ref_topologies t USING (topology)
+        WHERE o.topology IS NOT NULL ORDER BY ALL LIMIT 5""")
+    if unknown:
+        raise WarehouseError("topologies not in the vocabulary (ingest/vocabulary.py): "
+                             + "; ".join(f"{s}: {t!r}" for s, t in unknown))
     claims_raw, claims = run(con, "SELECT (SELECT count(*) FROM raw_claims), "
                                   "(SELECT count(*) FROM fact_claim)")[0]
     if claims_raw != claims:
