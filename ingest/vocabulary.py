@@ -65,6 +65,16 @@ TOPOLOGIES: dict[str, Topology] = {t.name: t for t in (
 )}
 
 
+def topology_spellings() -> dict[str, str]:
+    """Every accepted spelling of a topology (lower case) -> its name, as `kind_spellings`."""
+    spellings: dict[str, str] = {}
+    for topology in TOPOLOGIES.values():
+        for word in (topology.name, topology.name.replace("_", " "), topology.label.lower()):
+            for spelling in (word, word.replace(" ", "_"), "".join(c for c in word if c.isalnum())):
+                spellings.setdefault(spelling, topology.name)
+    return spellings
+
+
 def kind_spellings() -> dict[str, str]:
     """Every accepted spelling of a concurrency kind (lower case) -> its name: the name, the
     label people read ("T-shirt", "Docker cores"), and either without spaces, hyphens or
@@ -123,8 +133,12 @@ METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
 
 # The submission template's columns, in order: keys first, then the metrics.
 KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
-               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
+               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas",
+               "topology", "queue_managers", "simulated_latency_ms")
 REQUIRED_COLUMNS = ("product", "product_version", "platform", "scenario")
+# Columns a header may leave out (blank in every row): the deployment of messaging tests came
+# after the first template, whose files stay readable.
+OPTIONAL_COLUMNS = ("topology", "queue_managers", "simulated_latency_ms")
 TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
 
 # What each key column holds, for messages and the README.
@@ -141,6 +155,12 @@ KEY_MEANINGS = {
                         + " (in any case; the labels, such as T-shirt or Docker cores, are read too)",
     "concurrency": "the count (a number), or for tshirt a T-shirt name: " + ", ".join(TSHIRTS),
     "replicas": "replicas of the runtime (a whole number), blank if one",
+    "topology": "how the queue managers were deployed: " + ", ".join(TOPOLOGIES)
+                + " (in any case; the labels, such as HA group, are read too); blank if none",
+    "queue_managers": "queue managers the test's queues are spread over (a whole number), blank "
+                      "if not stated",
+    "simulated_latency_ms": "round-trip delay in ms inserted between replicating appliances (0 "
+                            "if connected directly), blank for a standalone test",
 }
 
 
@@ -244,6 +264,9 @@ def template_markdown() -> str:
     lines += ["", "| concurrency_kind | counts | label |", "|---|---|---|"]
     for kind in CONCURRENCY_KINDS.values():
         lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} |")
+    lines += ["", "| topology | meaning | label |", "|---|---|---|"]
+    for topology in TOPOLOGIES.values():
+        lines.append(f"| `{topology.name}` | {topology.meaning} | {topology.label} |")
     lines += ["", "| T-shirt | also written | CPU (cores) | memory (MiB) |", "|---|---|---|---|"]
     for shirt in TSHIRTS.values():
         lines.append(f"| {shirt.name} | {', '.join(shirt.synonyms)} (any case) | {shirt.cpu_cores} "

@@ -201,11 +201,13 @@ def test_the_cookbook_shows_numbers_as_duckdb_renders_them(pages_db):
 
 
 def test_the_overview_is_counted_from_the_warehouse_oldest_report_first(pages_db, wh):
-    from support.expected import total_values
+    from support.expected import report_count, total_values
 
     years = [y for (y,) in wh.sql("SELECT published_year FROM dim_report ORDER BY published_year").fetchall()]
     intro = overview.intro()
-    assert f"Five IBM performance reports ({years[0]} to {years[-1]}), {total_values():,} numbers" in intro
+    reports_in_words = common.number_words(report_count()).capitalize()
+    assert f"{reports_in_words} IBM performance reports ({years[0]} to {years[-1]}), " \
+           f"{total_values():,} numbers" in intro
     assert [r["year"] for r in common.reports()] == sorted(years)
     listed = re.findall(r'<a href="(report-[^"]+)\.html"', overview.reports_table())
     assert listed == [common.report_page_name(r["family"]) for r in common.reports()]
