@@ -40,7 +40,7 @@ SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'sit
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py' -o -name '*.yml')
 
-.PHONY: all install warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
+.PHONY: all install warehouse findings models notebooks site test test-family check-fast bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -114,6 +114,12 @@ PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
 test: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_PARALLEL)
+
+# The whole suite with a report family added that lives only in its four files under
+# tests/fixtures/toy/ (tests/support/extra.py): nothing in the tests may assume the reports
+# there are. tests/test_fixture_family.py runs this too.
+test-family: $(STAMP)
+	PERFWH_EXTRA_FAMILY=tests/fixtures/toy $(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # A few minutes, for iteration: everything but the tests marked slow. Never instead of `make test`.
 check-fast: $(STAMP)

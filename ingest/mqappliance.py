@@ -425,10 +425,10 @@ REDUCED_UP_TO = re.compile(r"reduced by up to (?P<pct>\d+%)")
 WITHIN = re.compile(r"within (?P<pct>\d+%) of the rate")
 LATENCY_REDUCTION = re.compile(r"additional (?P<ms>\d+)ms latency .*? results in a ~(?P<pct>\d+%) "
                                r"reduction in performance")
-RATE_APPROX = re.compile(r"\((?P<n>~[\d,]+) (?:Round trips/sec|RT/sec) for (?P<size>\d+KB) "
+RATE_APPROX = re.compile(r"\((?P<n>~\d{1,3}(?:,\d{3})*) (?:Round trips/sec|RT/sec) for (?P<size>\d+KB) "
                          r"message size\)")
 RATE_OVER = re.compile(rf"peak messaging rate obtainable on the (?P<model>{MODEL}) is over "
-                       r"(?P<n>[\d,]+) Round trips/sec for (?P<size>\d+KB)")
+                       r"(?P<n>\d{1,3}(?:,\d{3})*) Round trips/sec for (?P<size>\d+KB)")
 
 
 @dataclass
@@ -561,8 +561,9 @@ def _latency_ratio(line: Line, sentence: str, context: Context, m: re.Match) -> 
         return []
     this = _table_side(context, 0)
     this["simulated_latency_ms"] = m.group("ms")
+    percent = quantity(m.group("pct"), "percent", line=line.number)
     return [Claim(line=line.number, text=sentence.strip(), metric="msg_rate",
-                  value=quantity(m.group("pct"), "percent", line=line.number),
+                  value=Quantity("~" + percent.printed, percent.number, percent.unit),
                   message_size=quantity(size, "size", line=line.number),
                   comparison="reduction_approx", relative_simulated_latency_ms="0",
                   page=line.page, **this)]

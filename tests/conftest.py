@@ -6,11 +6,17 @@ import os
 import shutil
 from pathlib import Path
 
-import duckdb
-import pytest
+from support import extra
 
-from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
-from support.shared import digest, once
+extra.install()  # $PERFWH_EXTRA_FAMILY: a family added to the whole suite, before perfwh loads
+
+import duckdb  # noqa: E402
+import pytest  # noqa: E402
+
+from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE  # noqa: E402
+from support.shared import digest, once  # noqa: E402
+
+extra.register_expected()
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 

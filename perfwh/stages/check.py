@@ -31,7 +31,7 @@ import duckdb
 
 from ingest import families, submission
 from ingest.reader import read_lines
-from ingest.records import ParseError
+from ingest.records import ParsedReport, ParseError
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
@@ -338,7 +338,7 @@ def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
         parsed = families.parse(family, lines, str(path))
     except ParseError as err:
         raise SubmissionError(str(err.located(str(path)) if err.source is None else err)) from None
-    entry = revision_entry(path, family, today, sources_file)
+    entry = edition_entry(path, family, today, sources_file, parsed)
     source = ReportSource(path.name, family, sha256_of(path), entry, order)
     try:
         check_keys(source, parsed)
@@ -357,9 +357,15 @@ def csv_entry(path: Path, today: dt.date) -> dict:
             "origin": "submitted with perfwh add", "retrieved": today.isoformat()}
 
 
-def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) -> dict:
-    """The sources.yml entry of a revised edition of a known report: the platform and product
-    facts are borrowed from the first filed report of the family."""
+def edition_entry(path: Path, family: str, today: dt.date, sources_file: Path,
+                  parsed: ParsedReport) -> dict:
+    """The sources.yml entry of a further edition or a revision of a known report family.
+
+    Each product and platform its rows name is taken from the family's filed reports (the
+    latest that records it), else from what the report prints about itself (`ParsedReport.
+    facts`: a new appliance model and its hardware table, a new MQ version); a key found in
+    neither is an error. Title, edition and date are the report's own where its parser reads
+    them, else the first filed report's, marked as a revision."""
     try:
         known = [s for s in load_manifest(sources_file) if s.family == family]
     except SourceError as err:
@@ -367,15 +373,34 @@ def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) 
     if not known:
         raise SubmissionError(f"{path}: a {family} report, but sources.yml has no {family} report "
                               "whose platform and product facts a revision could borrow")
-    base = known[0].entry
+    base, facts = known[0].entry, parsed.facts or {}
+    borrowed: dict[str, set] = {}
+
+    def facts_of(kind: str, keys: set[str]) -> dict:
+        out = {}
+        for key in sorted(keys):
+            filed = next((s for s in reversed(known) if key in (s.entry.get(kind) or {})), None)
+            if filed is not None:
+                out[key] = filed.entry[kind][key]
+                borrowed.setdefault(filed.file, set()).add(key)
+            elif key in (facts.get(kind) or {}):
+                out[key] = facts[kind][key]
+        return out
+
+    products = facts_of("products", {o.product for o in parsed.observations})
+    platforms = facts_of("platforms", {o.platform for o in parsed.observations})
+    own = "title" in facts
+    origin = "submitted with perfwh add"
+    if borrowed:
+        origin += "; facts borrowed from " + "; ".join(
+            f"{file} ({', '.join(sorted(keys))})" for file, keys in sorted(borrowed.items()))
     return {"file": path.name, "family": family, "sha256": sha256_of(path),
-            "title": f"{base['title']} (revised edition)",
-            "edition": f"revision submitted {today.isoformat()}",
-            "published": str(base["published"]), "document_id": base.get("document_id"),
-            "origin": f"submitted with perfwh add; platform and product facts borrowed from "
-                      f"{base['file']}",
-            "retrieved": today.isoformat(), "products": base["products"],
-            "platforms": base["platforms"]}
+            "title": facts["title"] if own else f"{base['title']} (revised edition)",
+            "edition": facts.get("edition") if own else f"revision submitted {today.isoformat()}",
+            "published": str(facts.get("published") or base["published"]),
+            "document_id": facts.get("document_id") if own else base.get("document_id"),
+            "origin": origin, "retrieved": today.isoformat(), "products": products,
+            "platforms": platforms}
 
 
 def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
