@@ -5,11 +5,11 @@ pdfplumber's ``extract_tables`` misreads tables drawn without rules, which is mo
 of these reports, so the parsers read the text lines instead.
 
 A text layer has no blank lines, but the parsers rely on them (a blank line ends a
-table or a paragraph), so blank lines are put back from the layout: a vertical gap of n line
-pitches (the spacing of running text, `_pitch`) between two lines is n - 1 blank lines, measured on each page from the top margin
-(the highest first line of any page) down to the bottom margin (the lowest last line
-of any page). Tabs and runs of spaces come out as single spaces; the parsers read rows
-by whitespace tokens, never by tabs.
+table or a paragraph), so blank lines are put back from the layout: a vertical gap of n
+line pitches (the spacing of running text, `_pitch`) between two lines is n - 1 blank
+lines, measured on each page from the top margin (the highest first line of any page)
+down to the bottom margin (the lowest last line of any page). Tabs and runs of spaces
+come out as single spaces; the parsers read rows by whitespace tokens, never by tabs.
 """
 from __future__ import annotations
 

@@ -19,6 +19,9 @@ class ConcurrencyKind:
     meaning: str
     value: str = "number"   # "number", or "tshirt" (the value is a T-shirt name)
     cpu_limit: bool = False  # the value is the CPU cores the runtime may use
+    # the value is the load at which each row's peak was measured: it differs from row to row
+    # of one series (one test and deployment across sizes) rather than defining the series
+    peak_load: bool = False
 
 
 CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
@@ -39,7 +42,7 @@ CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
                     "spread over"),
     ConcurrencyKind("requester_clients", "requester clients", "requester applications driving "
                     "a request-responder test; the MQ Appliance tables print the number at which "
-                    "the peak rate was measured"),
+                    "the peak rate was measured", peak_load=True),
 )}
 
 
@@ -131,15 +134,16 @@ METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
     MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, None, "CPU milliseconds per message"),
 )}
 
-# The submission template's columns, in order: keys first, then the metrics.
+# The submission template's columns, in order: keys first, then the metrics, then the deployment
+# of a messaging test. The deployment came after the first template: it is last, and a header
+# may leave it out (blank in every row), so that files written for the first stay readable,
+# their columns where they were.
 KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
-               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas",
-               "topology", "queue_managers", "simulated_latency_ms")
+               "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
+DEPLOYMENT_COLUMNS = ("topology", "queue_managers", "simulated_latency_ms")
 REQUIRED_COLUMNS = ("product", "product_version", "platform", "scenario")
-# Columns a header may leave out (blank in every row): the deployment of messaging tests came
-# after the first template, whose files stay readable.
-OPTIONAL_COLUMNS = ("topology", "queue_managers", "simulated_latency_ms")
-TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
+OPTIONAL_COLUMNS = DEPLOYMENT_COLUMNS
+TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS) + DEPLOYMENT_COLUMNS
 
 # What each key column holds, for messages and the README.
 KEY_MEANINGS = {
@@ -261,6 +265,8 @@ def template_markdown() -> str:
         tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
         lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
                      f"{tokens}) |")
+    for column in DEPLOYMENT_COLUMNS:
+        lines.append(f"| `{column}` | {KEY_MEANINGS[column]} (a column a file may leave out) |")
     lines += ["", "| concurrency_kind | counts | label |", "|---|---|---|"]
     for kind in CONCURRENCY_KINDS.values():
         lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} |")

@@ -130,6 +130,18 @@ def test_every_number_lands_in_the_warehouse(wh, source):
     assert got == sorted(want, key=lambda r: tuple(str(x) for x in r))
 
 
+@pytest.mark.parametrize("source", [s for s, e in expected.expectations().items() if "numbers" in e])
+def test_every_number_as_printed(wh, source):
+    """A report's every number by line and metric, as printed - in the parse and the warehouse."""
+    want = expected.expectations()[source]["numbers"]
+    parsed = expected.reports()[source].parsed.observations
+    assert {(o.row_line, o.metric): o.value.printed for o in parsed} == want
+    assert len(parsed) == len(want)
+    got = wh.sql("SELECT source_line, metric, printed_value FROM metric_values WHERE source = ?",
+                 params=[source]).fetchall()
+    assert {(line, metric): printed for line, metric, printed in got} == want and len(got) == len(want)
+
+
 @pytest.mark.parametrize("source", sorted(expected.expectations()))
 def test_the_numbers_keep_their_line_and_page(source):
     """Every number's line prints it, on the page recorded (text reports have no pages)."""

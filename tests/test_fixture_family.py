@@ -52,7 +52,7 @@ def test_every_number_of_the_toy_report_lands_with_its_line(toy_warehouse):
                       FROM metric_values ORDER BY source_line, metric""").fetchall()
     findings = con.sql("SELECT rule, message FROM dq_findings WHERE severity = 'error'").fetchall()
     con.close()
-    assert {(r[0], r[1]): r[2] for r in rows} == _expected().EXPECTED
+    assert {(r[0], r[1]): r[2] for r in rows} == _expected().SOURCES["toy-broker-2026.txt"]["numbers"]
     assert {(r[5], r[6], r[7], r[8]) for r in rows} == {
         ("TOY", "test box", 4, "Toy Broker 1.0 Performance Report")}
     assert {r[4] for r in rows} == {1024, 10240, 102400}

@@ -9,7 +9,7 @@ Keys a module may give per source:
     measurements   rows of the measurements view (a table row per product and column group)
     claims         statements of the prose by claim_kind ({"value": 7, "count": 2, ...})
     tables         results tables, each {"title", "page", "groups", "columns", "rows"} as
-                   printed (tests/test_expected_values.py checks every number of them);
-                   families whose tables are specified in tests/test_tables_exact.py leave
-                   this out
+                   printed (tests/test_expected_values.py checks every number of them)
+    numbers        or, for a report of any layout, every number: {(line, metric): printed}
+Families whose tables are specified in tests/test_tables_exact.py leave both out.
 """
