@@ -187,7 +187,8 @@ CREATE TABLE ref_concurrency_kinds (
     label           VARCHAR NOT NULL,
     meaning         VARCHAR NOT NULL,
     value_kind      VARCHAR NOT NULL,
-    cpu_limit       BOOLEAN NOT NULL
+    cpu_limit       BOOLEAN NOT NULL,
+    peak_load       BOOLEAN NOT NULL
 );
 
 CREATE TABLE ref_topologies (

@@ -76,7 +76,7 @@ def load_reference(con: duckdb.DuckDBPyConnection) -> None:
         for metric, (kind, description) in METRICS.items()])
     insert_rows(con, "ref_concurrency_kinds", [
         {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
-         "cpu_limit": k.cpu_limit} for k in CONCURRENCY_KINDS.values()])
+         "cpu_limit": k.cpu_limit, "peak_load": k.peak_load} for k in CONCURRENCY_KINDS.values()])
     insert_rows(con, "ref_topologies", [
         {"topology": t.name, "label": t.label, "meaning": t.meaning, "replicated": t.replicated}
         for t in TOPOLOGIES.values()])
