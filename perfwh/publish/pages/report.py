@@ -77,6 +77,14 @@ def _config_as_column(facts: list[dict]) -> list[dict]:
     return out
 
 
+def _cell(facts: list[dict]) -> Html:
+    """A table cell: numbers as printed, linked to their line; a load shown beside them (a
+    configuration, not a number of the facts) as printed."""
+    if all(f["fact_id"] is None for f in facts):
+        return Html(esc(" ".join(str(f["printed_value"]) for f in facts)))
+    return number_cell(facts)
+
+
 def results_table(facts: list[dict]) -> tuple[Html, list[tuple[str, str]]]:
     """One results table re-drawn from its facts: a row per source line, the attributes that
     change within a line as column groups, the rest as row headers; each number links to its
@@ -122,7 +130,7 @@ def results_table(facts: list[dict]) -> tuple[Html, list[tuple[str, str]]]:
             cells[tuple(f[a] for a in col_attrs) + (f["metric"],)].append(f)
         row: list[Any] = [_short_config(first) if a == "config" and labels["config"] != "Configuration" else first[a]
                           for a in row_attrs]
-        row += [number_cell(cells[k]) if k in cells else Html("") for k in col_keys]
+        row += [_cell(cells[k]) if k in cells else Html("") for k in col_keys]
         row.append(where(first["source"], line, first["page"]))
         body.append(row)
 
@@ -143,7 +151,7 @@ def _long_table(facts: list[dict], attrs: list[str], labels: dict[str, str]) -> 
     for f in sorted(facts, key=lambda f: (f["source_line"], f["fact_id"])):
         row: list[Any] = [_short_config(f) if a == "config" and labels["config"] != "Configuration" else f[a]
                           for a in attrs]
-        row += [metric_header(f["metric"], f["unit"]), number_cell([f]), where(f["source"], f["source_line"], f["page"])]
+        row += [metric_header(f["metric"], f["unit"]), _cell([f]), where(f["source"], f["source_line"], f["page"])]
         body.append(row)
     return table([labels[a] for a in attrs] + ["Metric", "Value", "Source line"], body,
                  numeric=[False] * len(attrs) + [False, True, False], class_="data results long")
