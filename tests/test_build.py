@@ -19,6 +19,7 @@ import yaml
 from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
 from perfwh.core.lock import LOCK_NAME
 from support.expected import parsed, report_count, total_values
+from support.tables import contents
 from perfwh.stages.build import BuildError, build
 from perfwh.warehouse.sources import sha256_of
 
@@ -142,25 +143,6 @@ def test_a_good_build_replaces_the_previous_one(previous, tmp_path):
 
 
 # --------------------------------------------------------------------------- determinism
-
-def table_names(con) -> list[str]:
-    return [r[0] for r in con.sql(
-        "SELECT table_name FROM duckdb_tables() WHERE NOT internal ORDER BY 1").fetchall()]
-
-
-def contents(path: Path) -> dict[str, list[tuple]]:
-    """Every table's and contract view's full contents, ordered by all columns (ids first)."""
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        out = {}
-        for name in table_names(con) + ["metric_values", "measurements"]:
-            columns = [c for c in con.sql(f'SELECT * FROM "{name}" LIMIT 0').columns]
-            out[name] = con.sql(f'SELECT * FROM "{name}" ORDER BY ALL').fetchall()
-            out[name + " columns"] = columns
-        return out
-    finally:
-        con.close()
-
 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory, previous) -> tuple[dict, dict, dict]:

@@ -22,7 +22,7 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE, WAREHOUSE
 from perfwh.core.progress import Progress
 from perfwh.quality.evaluate import ENGINES, evaluate
-from perfwh.quality.rules import RuleError, load_rules, write_findings
+from perfwh.quality.rules import RuleError, load_rules
 from perfwh.warehouse.db import BUILD_MEMORY_LIMIT, connect_bounded, remove_spill, run
 from perfwh.warehouse.inputs import read_manifest
 from perfwh.warehouse.lake import LakeError
@@ -30,7 +30,7 @@ from perfwh.warehouse.load import WarehouseError, create_warehouse
 from perfwh.warehouse.schema import DictionaryError, document
 from perfwh.warehouse.sources import SourceError, load_manifest
 
-from .models import fit_warehouse
+from .models import file_findings, fit_warehouse
 from .writing import BuildError, Exports, atomic_update, stage_exports, writing
 
 
@@ -60,7 +60,7 @@ def _findings(con: duckdb.DuckDBPyConnection, engine: str, db_path: Path, transa
                 tempfile.TemporaryDirectory(prefix="perfwh-lake-"))) / "lake"
         con = evaluate(con, engine, rule_files, db_path=db_path, gx_dir=gx_dir, lake=lake,
                        spark_master=spark_master, fit_models=fit_warehouse)
-    return con, write_findings(con, rule_files)
+    return con, file_findings(con, rule_files)
 
 
 def refresh_findings(warehouse: Path = WAREHOUSE, rules: str = "gx", parquet: bool = True,

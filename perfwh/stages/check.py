@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +39,12 @@ from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
-                                 connect_bounded, out_of_memory, remove_spill, require_warehouse, run)
+                                 connect_bounded, insert_rows, out_of_memory, remove_spill,
+                                 require_warehouse, run)
 from perfwh.warehouse.inputs import check_keys
 from perfwh.warehouse.lake import hive_escape
 from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
-                                   create_warehouse)
+                                   add_sources, create_warehouse)
 from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
 
 from .models import TooManySeries, fit_warehouse
@@ -92,6 +94,9 @@ class CheckResult:
     # `own_findings` streams them from the scratch connection)
     findings: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)          # what the reader assumed
+    # the sources whose findings and fits the check (re)made: the submission's, a retired
+    # source's, and those of sources checked again because they measured what it did
+    subjects: list[str] = field(default_factory=list)
 
     @property
     def family(self) -> str:
@@ -114,35 +119,37 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
           rules: list[Rule] | None = None, repair: bool = True, scratch: Path | None = None,
           today: dt.date | None = None, keep: bool = False, revision_of: str | None = None,
           memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
-          spark_master: str | None = None, collect: bool = True, filing: bool = False,
-          fit_limit: int | None = CHECK_FIT_LIMIT):
+          spark_master: str | None = None, collect: bool = True,
+          fit_limit: int | None = CHECK_FIT_LIMIT, waivers: dict[str, str] | None = None):
     """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
 
-    ``revision_of``: a filed source the submission replaces (it is retired in the scratch
-    copy). ``scratch``: the database file to build in (default: one in a temporary folder,
-    removed afterwards). With ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the
-    open scratch connection is returned too, as (result, connection); `checked` does the same
-    with a temporary scratch. ``collect``: fetch the submission's findings into
-    ``result.findings`` (without it, only their counts; `own_findings` streams them).
-    ``engine``: run the rules in DuckDB or on Apache Spark (``spark_master``, default local)
-    over a Parquet lake of the scratch.
+    The scratch database is a copy of the warehouse to which the submission is added as
+    `perfwh add` adds it (`perfwh.warehouse.load.add_sources`: its rows appended, the rows of
+    the dimensional model it makes written by the build's own definitions); the rules run on
+    its rows and on the rows of other sources they compare them with (`evaluate`'s subjects),
+    the models are fitted for its series between the rules' two passes (a series is fitted
+    with its own source's series alone), and its findings are repaired. What the other
+    sources hold is left as it was. ``waivers`` ({finding id: reason}, what `perfwh add
+    --waive` gives) are recorded before the rules run, as a build reads them from sources.yml.
 
-    The models are fitted in the scratch copy with the submission's rows, between the rules'
-    two passes, so that the model residual rule holds each submitted cost to its series'
-    prediction. A series pools its residual variance with its own source's series only, so a
-    check fits the submission's series alone, and repairs the findings on its rows alone (the
-    filed sources' findings were repaired when they were filed). With ``filing`` (`perfwh
-    add`: the scratch becomes the warehouse) every series is fitted and every finding
-    repaired, as the build does, for the tables it files. Fitting takes about 10 ms a series,
-    so a check fits at most ``fit_limit`` series (None: any number); past it, the model
-    residual rule finds nothing on the submission, and a note says so."""
+    ``revision_of``: a filed source the submission replaces (it is retired in the scratch
+    copy; the sources whose rows measure what it measured are checked again). ``scratch``: the
+    database file to build in (default: one in a temporary folder, removed afterwards). With
+    ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the open scratch connection is
+    returned too, as (result, connection); `checked` does the same with a temporary scratch.
+    ``collect``: fetch the submission's findings into ``result.findings`` (without it, only
+    their counts; `own_findings` streams them). ``engine``: run the rules in DuckDB or on
+    Apache Spark (``spark_master``, default local) over a Parquet lake of the scratch.
+    Fitting takes about 10 ms a series, so a check fits at most ``fit_limit`` series (None: any
+    number, as `perfwh add` does); past it, the model residual rule finds nothing on the
+    submission, and a note says so."""
     if scratch is None:
         if keep:
             raise ValueError("check(keep=True) needs the caller's scratch file; use checked()")
         with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
-                         today, False, revision_of, memory_limit, engine, spark_master, collect, filing,
-                         fit_limit)
+                         today, False, revision_of, memory_limit, engine, spark_master, collect,
+                         fit_limit, waivers)
     path = Path(path)
     _require_file(path)
     _require_manifest(Path(sources_file))
@@ -152,26 +159,33 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     today = today or dt.date.today()
     read = submitted_input(path, sources_file, warehouse, today, revision_of)
     retiring = [(revision_of, read.source.file, today.isoformat())] if revision_of else []
+    if warehouse is not None:
+        shutil.copyfile(warehouse, scratch)  # the submission is added to a copy
     try:
         con, spill = connect_bounded(Path(scratch), memory_limit)
     except duckdb.Error as err:
         raise CannotCheck(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
     try:
         try:
-            create_warehouse(con, [read], raw_from=Path(warehouse) if warehouse else None,
-                             retiring=retiring)
+            if warehouse is None:
+                create_warehouse(con, [read])
+                subjects = [read.source.file]
+            else:
+                rechecked = measuring_alike(con, revision_of) if revision_of else []
+                subjects = add_sources(con, [read], retiring) + rechecked
         except ParseError as err:
             raise SubmissionError(str(err if err.source else err.located(str(path)))) from None
         except WarehouseError as err:
             raise SubmissionError(str(err)) from None
+        insert_rows(con, "raw_waivers", [{"source": read.source.file, "finding_key": key, "reason": reason}
+                                         for key, reason in sorted((waivers or {}).items())])
         if revision_of is None:
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
-        fit = fit_warehouse if filing else \
-            (lambda c: _fit_submission(c, read.source.file, fit_limit, fit_notes))
-        con = _evaluate(con, rules, engine, repair, spark_master, fit,
-                        None if filing else read.source.file)
+        con = _evaluate(con, rules, engine, repair, spark_master,
+                        lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
         result = _result(con, path, read, collect)
+        result.subjects = subjects
         result.notes.extend(fit_notes)
     except duckdb.Error as err:
         con.close()
@@ -192,6 +206,15 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     return result
 
 
+def measuring_alike(con: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """The other sources with a row that measures what a row of ``source`` measures (the same
+    measurement_key): when ``source`` is retired, their comparisons with it go."""
+    return [s for (s,) in run(con, """
+        SELECT DISTINCT source FROM dq_input
+        WHERE measurement_key IN (SELECT measurement_key FROM dq_input WHERE source = ?) AND source <> ?
+        ORDER BY 1""", [source, source])]
+
+
 @contextlib.contextmanager
 def checked(path: Path, **options):
     """`check` with its scratch database kept open for the block, to stream the findings from
@@ -205,11 +228,12 @@ def checked(path: Path, **options):
             con.close()
 
 
-def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | None,
+def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], limit: int | None,
                     notes: list[str]) -> None:
-    """Fit the submission's series in the scratch copy, unless there are more than ``limit``."""
+    """Fit the series of ``sources`` (the submission's, and those of the sources checked
+    again) in the scratch copy, unless there are more than ``limit``."""
     try:
-        fit_warehouse(con, [source], max_series=limit)
+        fit_warehouse(con, sources, max_series=limit)
     except TooManySeries as err:
         notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
                      f"--fit-limit {err.limit} (fitting takes about 10 ms a series; raise the limit "
@@ -217,19 +241,20 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | No
 
 
 def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,
-              spark_master: str | None, fit_models, repair_source: str | None
+              spark_master: str | None, fit_models, subjects: list[str]
               ) -> duckdb.DuckDBPyConnection:
-    """The rules (and the typo repair) on the scratch warehouse, the models fitted between
-    their two passes; for Spark, over a lake of it written to a temporary folder."""
+    """The rules (and the typo repair) on the subjects' rows of the scratch warehouse, the
+    models fitted between their two passes; for Spark, over a lake of it written to a
+    temporary folder."""
     try:
         if engine != "spark":
             return evaluate(con, engine, rules, repair=repair, fit_models=fit_models,
-                            repair_source=repair_source)
+                            subjects=subjects)
         with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
-                            repair=repair, fit_models=fit_models, repair_source=repair_source)
+                            repair=repair, fit_models=fit_models, subjects=subjects)
     except RuleError as err:
-        raise CannotCheck(str(err)) from None
+        raise SubmissionError(str(err)) from None
 
 
 def _require_file(path: Path) -> None:
