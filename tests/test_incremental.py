@@ -18,6 +18,7 @@ import pytest
 from perfwh.quality.rules import load_rules
 from perfwh.stages.add import add
 from perfwh.stages.build import build
+from perfwh.warehouse.lake import read_manifest
 from support.tables import contents
 
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -73,6 +74,8 @@ def test_building_from_scratch_equals_filing_one_by_one(tmp_path, one_report):
     assert sorted(once) == sorted(incrementally)
     for name in sorted(once):
         assert once[name] == incrementally[name], name
+    # the lake too: the same files, byte for byte (an add wrote only its sources' partitions)
+    assert read_manifest(rebuilt.parent / "lake") == read_manifest(filed.parent / "lake")
     # and the filings were what they claim: each landed, its waivers held, a source retired
     dq = dict((r[0], r[1]) for r in once["dq_rules"])
     assert set(dq) == {r.name for r in load_rules()}

@@ -95,7 +95,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
                 raise AddError(f"cannot file the submission: {err}", status=2) from None
             file_findings(con, rules, result.subjects)
             document(con)
-            stage_exports(transaction, warehouse).write(con)
+            stage_exports(transaction, warehouse).write(con, changed=result.changed)
         finally:
             con.close()
             remove_spill(spill_directory(scratch))

@@ -1,6 +1,6 @@
 """`perfwh build`: raw reports -> warehouse, atomically and deterministically.
 
-The new warehouse, its Parquet exports (the flat files and the lake) and the Great
+The new warehouse, its Parquet lake and the Great
 Expectations output are staged next to the old ones and committed together
 (`perfwh.core.commit`) only when every step has passed, under the writer lock: a failed or
 killed build leaves the previous warehouse as it was, and the next writer cleans up after it.
@@ -101,7 +101,7 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
                 raise BuildError(str(err)) from err
             summary.timings["parse"] = time.perf_counter() - started
             tmp = transaction.stage(out)
-            exports = stage_exports(transaction, out) if parquet else None
+            exports = stage_exports(transaction, out, write=parquet)
             con, spill = connect_bounded(tmp, memory_limit)
             try:
                 started = time.perf_counter()

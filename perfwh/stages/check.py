@@ -97,6 +97,9 @@ class CheckResult:
     # the sources whose findings and fits the check (re)made: the submission's, a retired
     # source's, and those of sources checked again because they measured what it did
     subjects: list[str] = field(default_factory=list)
+    # and every source whose rows in the scratch differ from the warehouse's: the subjects and
+    # any whose rows a loaded source rewrote (what an add writes of the lake)
+    changed: list[str] = field(default_factory=list)
 
     @property
     def family(self) -> str:
@@ -169,10 +172,12 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         try:
             if warehouse is None:
                 create_warehouse(con, [read])
-                subjects = [read.source.file]
+                subjects = changed = [read.source.file]
             else:
                 rechecked = measuring_alike(con, revision_of) if revision_of else []
-                subjects = add_sources(con, [read], retiring) + rechecked
+                loaded, changed = add_sources(con, [read], retiring)
+                subjects = sorted(set(loaded + rechecked))
+                changed = sorted(set(changed + rechecked))
         except ParseError as err:
             raise SubmissionError(str(err if err.source else err.located(str(path)))) from None
         except WarehouseError as err:
@@ -185,7 +190,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         con = _evaluate(con, rules, engine, repair, spark_master,
                         lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
         result = _result(con, path, read, collect)
-        result.subjects = subjects
+        result.subjects, result.changed = subjects, changed
         result.notes.extend(fit_notes)
     except duckdb.Error as err:
         con.close()

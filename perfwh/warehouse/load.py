@@ -309,24 +309,30 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
                          "AND schema_name = 'main' AND table_name = ?", [name]))
 
 
-def _write_loaded(con: duckdb.DuckDBPyConnection, path: Path, views: list[str]) -> None:
+def _write_loaded(con: duckdb.DuckDBPyConnection, path: Path, views: list[str]) -> set[int]:
     """Run a schema file of load views and write each view's rows into its table: the table
     is created from the view on a new warehouse; on a filled one, the rows of the loaded
-    sources (those with their report_id) and the rows the view rewrites (by its id, the first
-    column) are replaced by the view's."""
+    sources (by their report_id, or source) and the rows the view rewrites (by its id, the
+    first column) are replaced by the view's. Returns the report_ids of the rows written."""
     run(con, Path(path).read_text(encoding="utf-8"))
+    written: set[int] = set()
     for view in views:
         table = view[len("load_"):]
         columns = _columns(con, view)
         key = columns[0]
+        if "report_id" in columns:
+            written.update(r for (r,) in run(con, f"SELECT DISTINCT report_id FROM {view}"))
         if not _has_table(con, table):
             run(con, f"CREATE TABLE {table} AS SELECT * FROM {view} ORDER BY {key}")
             continue
         if "report_id" in columns:
             run(con, f"DELETE FROM {table} WHERE report_id IN "
                      f"(SELECT stable_id(json_array(source)) FROM {LOADING})")
+        elif "source" in columns:
+            run(con, f"DELETE FROM {table} WHERE source IN (SELECT source FROM {LOADING})")
         run(con, f"DELETE FROM {table} WHERE {key} IN (SELECT {key} FROM {view})")
         run(con, f"INSERT INTO {table} SELECT * FROM {view} ORDER BY {key}")
+    return written
 
 
 def _refresh_shared(con: duckdb.DuckDBPyConnection) -> None:
@@ -365,19 +371,24 @@ def create_warehouse(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
 
 
 def add_sources(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
-                retiring: list[tuple[str, str, str]] = ()) -> list[str]:
+                retiring: list[tuple[str, str, str]] = ()) -> tuple[list[str], list[str]]:
     """The sources ``inputs`` added to the filled warehouse open in ``con`` (and the sources
     ``retiring`` - (file, replaced by, date) - retired): their raw rows appended, and the rows
     of the dimensional model they make or change written, by the same definitions a build
-    writes them with - never a rebuild. Returns the sources loaded (the new and the retired)."""
+    writes them with - never a rebuild. Returns (the sources loaded - the new and the retired -,
+    every source whose rows changed: those, and any other whose rows a loaded one rewrote, such
+    as a filed submission's scenario that a new report describes)."""
     for file, by, on in retiring:
         retire(con, file, by, on)
     load_inputs(con, inputs)
     loaded = [i.source.file for i in inputs] + [file for file, _by, _on in retiring]
     _set_loading(con, loaded)
+    written: set[int] = set()
     for path, views in load_stage_files():
-        _write_loaded(con, path, views)
+        written |= _write_loaded(con, path, views)
     if retiring:
         _refresh_shared(con)
     check_integrity(con)
-    return loaded
+    changed = {s for (s,) in run(con, "SELECT source FROM dim_report WHERE report_id IN "
+                                      "(SELECT UNNEST(?::BIGINT[]))", [sorted(written)])}
+    return loaded, sorted(changed | set(loaded))
