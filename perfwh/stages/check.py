@@ -339,28 +339,30 @@ def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str
 
 
 # A measured number, keyed the way the warehouse keys it (vocabulary applied): two sources
-# whose numbers are the same multiset of these hold the same measurements.
-_FACT_KEY = """concat_ws('|', product, product_version, platform, scenario, message_size_bytes,
-                         persistent, concurrency_kind, concurrency, replicas, tshirt, component,
-                         metric, value)"""
+# whose numbers are the same multiset of these hold the same measurements (schema/40_views.sql).
+_FACT_KEY = ("fact_key(product, product_version, platform, scenario, message_size_bytes, persistent, "
+             "concurrency_kind, concurrency, replicas, tshirt, component, metric, value)")
 
 
 def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """A submission whose numbers are exactly those a filed source prints of the same metrics
     (same keys, same values, however the file is laid out) is a copy of it: refused, naming it.
     Only the submission's metrics are compared: the template cannot carry a report's power
-    readings or latencies, so a copy of a report's rows lacks them."""
+    readings or latencies, so a copy of a report's rows lacks them. The candidates are the
+    sources whose fingerprints (dq_source_fingerprints) over those metrics match; only theirs
+    are compared number by number."""
+    twins = run(con, """
+        WITH mine AS (SELECT metric, numbers, keys_sum FROM dq_source_fingerprints WHERE source = ?),
+             theirs AS (SELECT source, sum(numbers) AS n, sum(keys_sum) AS h
+                        FROM dq_source_fingerprints
+                        WHERE metric IN (SELECT metric FROM mine) AND source <> ?
+                        GROUP BY source)
+        SELECT source FROM theirs
+        WHERE n = (SELECT sum(numbers) FROM mine) AND h = (SELECT sum(keys_sum) FROM mine)
+        ORDER BY source""", [name, name])
     compared = f"""
         SELECT {_FACT_KEY} AS k FROM metric_values
         WHERE source = ? AND metric IN (SELECT metric FROM metric_values WHERE source = ?)"""
-    twins = run(con, f"""
-        WITH mine AS (SELECT DISTINCT metric FROM metric_values WHERE source = ?),
-             keyed AS (SELECT source, {_FACT_KEY} AS k FROM metric_values
-                       WHERE metric IN (SELECT metric FROM mine)),
-             sums AS (SELECT source, count(*) AS n, sum(hash(k)) AS h FROM keyed GROUP BY source)
-        SELECT o.source FROM sums o JOIN sums s ON s.source = ? AND o.source <> s.source
-                                               AND o.n = s.n AND o.h = s.h
-        ORDER BY o.source""", [name, name])
     for (other,) in twins:
         differ = run(con, f"""
             SELECT count(*) FROM (
@@ -369,9 +371,9 @@ def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
                 ({compared} EXCEPT ALL {compared}))""",
                      [name, name, other, name, other, name, name, name])[0][0]
         if differ == 0:
-            raise Refused(f"{name}: the same measurements (keys and numbers) as {other}, "
-                          f"which is already filed; to replace {other} by it, pass "
-                          f"--revision-of {other}")
+            raise SubmissionError(f"{name}: the same measurements (keys and numbers) as {other}, "
+                                  f"which is already filed; to replace {other} by it, pass "
+                                  f"--revision-of {other}", status=1)
 
 
 def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
