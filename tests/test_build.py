@@ -61,7 +61,7 @@ def listing(directory: Path) -> list[str]:
 def assert_untouched(out: Path, before: dict[str, str]) -> None:
     assert snapshot(out.parent) == before
     names = listing(out.parent)
-    assert names == ["lake", "parquet", "warehouse.duckdb"], names  # no .tmp, .wal or .spill left
+    assert names == ["lake", "warehouse.duckdb"], names  # no .tmp, .wal or .spill left
 
 
 # ---------------------------------------------------------------------------- atomicity
@@ -133,12 +133,13 @@ def test_a_good_build_replaces_the_previous_one(previous, tmp_path):
     """Success renames the new files over the old ones and leaves no temporary file;
     the same inputs give a byte-identical Parquet table of the facts' natural keys."""
     before = snapshot(previous.parent)
-    (previous.parent / "parquet" / "stale_table.parquet").write_bytes(b"from an older schema")
+    (previous.parent / "lake" / "stale_table").mkdir()
+    (previous.parent / "lake" / "stale_table" / "data_0.parquet").write_bytes(b"from an older schema")
     summary = build(out=previous, rules="none", progress=False)
     assert (summary.reports, summary.values) == (report_count(), total_values())
-    assert listing(previous.parent) == ["lake", "parquet", "warehouse.duckdb"]
+    assert listing(previous.parent) == ["lake", "warehouse.duckdb"]
     after = snapshot(previous.parent)
-    assert "parquet/stale_table.parquet" not in after  # the export folder was replaced whole
+    assert "lake/stale_table/data_0.parquet" not in after  # the lake was replaced whole
     assert set(after) == set(before)
 
 
@@ -203,7 +204,7 @@ BUILDS = 20  # a tie left in an ORDER BY once reordered measurements.parquet 1 b
 @pytest.fixture(scope="session")
 def first_build(built_warehouse) -> tuple[dict, dict]:
     """The Parquet files and the tables of the first build: the run's shared warehouse."""
-    return snapshot(built_warehouse.parent / "parquet"), contents(built_warehouse)
+    return snapshot(built_warehouse.parent / "lake"), contents(built_warehouse)
 
 
 @pytest.mark.slow
@@ -215,8 +216,8 @@ def test_twenty_builds_write_byte_identical_parquet(tmp_path, first_build, build
     files_first, contents_first = first_build
     out = tmp_path / "warehouse.duckdb"
     build(out=out, rules="duckdb", progress=False)
-    files = snapshot(out.parent / "parquet")
-    assert "measurements.parquet" in files and "dq_findings.parquet" in files
+    files = snapshot(out.parent / "lake")
+    assert "manifest.json" in files and any(f.startswith("dq_findings/") for f in files)
     assert files == files_first, f"build {build_number}: {sorted(k for k in files if files[k] != files_first.get(k))}"
     assert contents(out) == contents_first
 

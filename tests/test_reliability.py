@@ -18,6 +18,7 @@ import yaml
 from perfwh.core.commit import JOURNAL, recover
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
+from perfwh.warehouse.lake import duckdb_scan
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -115,8 +116,9 @@ def outcome(box: dict, path: Path, before: dict) -> str:
     finally:
         con.close()
     assert rows == [(3,)] and fitted == [(3,)] and reports == [(1,)]
-    parquet = duckdb.sql(f"SELECT count(*) FROM '{box['db'].parent / 'parquet' / 'measurements.parquet'}' "
-                         f"WHERE source = '{path.name}'").fetchall()
+    lake = box["db"].parent / "lake"
+    parquet = duckdb.sql(f"SELECT count(*) FROM {duckdb_scan(lake, 'measurements')} WHERE source = ?",
+                         params=[path.name]).fetchall()
     assert parquet == [(3,)]
     return "whole"
 

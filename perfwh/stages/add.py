@@ -12,6 +12,7 @@ cleans up after it (`perfwh.core.commit`). The notebooks and the site are not re
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
 from perfwh.warehouse.db import remove_spill, spill_directory
+from perfwh.warehouse.load import record_manifest
 from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
                                       with_retired)
 
@@ -93,6 +95,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
                 load_manifest(staged_manifest)  # the new manifest must read back
             except SourceError as err:  # changed under the check, or will not take the entry
                 raise AddError(f"cannot file the submission: {err}", status=2) from None
+            record_manifest(con, hashlib.sha256(new_text.encode("utf-8")).hexdigest())
             file_findings(con, rules, result.subjects)
             document(con)
             stage_exports(transaction, warehouse).write(con, changed=result.changed)

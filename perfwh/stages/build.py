@@ -26,9 +26,9 @@ from perfwh.quality.rules import RuleError, load_rules
 from perfwh.warehouse.db import BUILD_MEMORY_LIMIT, connect_bounded, remove_spill, run
 from perfwh.warehouse.inputs import read_manifest
 from perfwh.warehouse.lake import LakeError
-from perfwh.warehouse.load import WarehouseError, create_warehouse
+from perfwh.warehouse.load import WarehouseError, create_warehouse, record_manifest
 from perfwh.warehouse.schema import DictionaryError, document
-from perfwh.warehouse.sources import SourceError, load_manifest
+from perfwh.warehouse.sources import SourceError, load_manifest, sha256_of
 
 from .models import file_findings, fit_warehouse
 from .writing import BuildError, Exports, atomic_update, stage_exports, writing
@@ -106,6 +106,7 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
             try:
                 started = time.perf_counter()
                 create_warehouse(con, inputs)
+                record_manifest(con, sha256_of(Path(sources_file)))
                 summary.timings["load"] = time.perf_counter() - started
                 if bar:
                     bar.step("loaded the star schema")

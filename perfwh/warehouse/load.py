@@ -145,6 +145,12 @@ def copy_raw_layer(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
         run(con, "DETACH source_warehouse")
 
 
+def record_manifest(con: duckdb.DuckDBPyConnection, sha256: str) -> None:
+    """raw_manifest: the sha256 of the sources.yml text the raw layer now holds."""
+    run(con, "DELETE FROM raw_manifest")
+    run(con, "INSERT INTO raw_manifest VALUES (?)", [sha256])
+
+
 def waiver_rows(source: ReportSource) -> list[dict]:
     """The findings accepted when the source was filed, as its sources.yml entry lists them."""
     return [{"source": source.file, "finding_key": w["id"], "reason": w["reason"]}
