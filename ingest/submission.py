@@ -338,8 +338,8 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                                     strict_mode = false, all_varchar = true)) r {join})
             WHERE {any_cell} OR extra_cells""")
     except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
-        if type(err).__name__ == "InterruptException":  # Ctrl-C stopped the read: not bad input
-            raise
+        if type(err).__name__ in ("InterruptException", "OutOfMemoryException"):
+            raise  # Ctrl-C stopped the read, or the memory limit did: not bad input
         first = str(err).strip().splitlines()[0]
         match = re.search(r"[Ll]ine:?\s*(\d+)", first)
         raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,

@@ -199,7 +199,7 @@ def test_the_lake_holds_every_table_and_the_two_views(built_warehouse, wh):
 
 def test_sql_prints_a_table(built_warehouse):
     result = sql(built_warehouse, "SELECT product, printed_value, value FROM metric_values "
-                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY fact_id")
+                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY product DESC, metric DESC")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split("|")[0].strip() == "product"

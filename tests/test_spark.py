@@ -123,7 +123,7 @@ def test_a_rule_spark_cannot_run_is_reported_naming_its_file(tmp_path, spark_ses
     from perfwh.quality.spark import rule_frame
 
     path = tmp_path / "by_name.sql"
-    path.write_text("-- severity: warning\n-- relation: dq_input\n-- repair: none\n"
+    path.write_text("-- severity: warning\n-- relation: dq_input\n-- compares: source\n-- repair: none\n"
                     "-- summary: x\n-- reason: y\n"
                     "SELECT * FROM {batch} UNION ALL BY NAME SELECT * FROM {batch}\n")
     with pytest.raises(RuleError, match="by_name.sql on Spark"):
