@@ -24,7 +24,7 @@ class ModelSummary:
     points: int
     excluded: int
     by_model: dict[str, int]
-    accuracy: list[tuple]  # (scope, points, mdape_pct, inside_90_pct)
+    accuracy: list[tuple]  # (scope, points, mdape_pct, inside_90_pct, inside_99_pct, width_90_pct)
     findings_table: bool = True  # False: no dq_findings, nothing could be excluded
 
 
@@ -57,8 +57,8 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
     for s in result.fitted:
         by_model[s.result.chosen] += 1
     points, excluded = run(con, "SELECT count(*), count(*) FILTER (WHERE excluded) FROM model_predictions")[0]
-    accuracy = run(con, "SELECT scope, points, mdape_pct, inside_90_pct FROM model_accuracy "
-                        "WHERE model = 'chosen' ORDER BY scope = 'all', scope")
+    accuracy = run(con, "SELECT scope, points, mdape_pct, inside_90_pct, inside_99_pct, width_90_pct "
+                        "FROM model_accuracy WHERE model = 'chosen' ORDER BY scope = 'all', scope")
     return ModelSummary(len(series), len(result.fitted), len(result.unfitted), points, excluded,
                         dict(sorted(by_model.items())), accuracy, findings_table)
 
