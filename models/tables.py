@@ -9,11 +9,12 @@ msg_rate, or its cost is not positive. Excluded points are not fitted but still 
 and say why they were left out.
 
 Tables written (documented in schema/dictionary.yml):
-- ``model_fits``: one row per fitted series, both models' parameters with 95 % intervals,
-  fit quality, the chosen model;
+- ``model_fits``: one row per fitted series, both curves' parameters with 95 % intervals,
+  fit quality, the calibration of its predictive distribution;
 - ``model_predictions``: one row per measurement of a fitted series, the leave-one-size-out
-  prediction with its 90 % interval, and the rate it implies where %CPU is known;
-- ``model_accuracy``: median absolute percentage errors per report and overall;
+  prediction (models.predict) with its 90 % and 99 % intervals, and the rate it implies where
+  %CPU is known;
+- ``model_accuracy``: errors, coverage, widths and interval scores per report and overall;
 - ``model_unfitted``: series with three or more measured sizes that could not be fitted
   because excluded points left fewer than three.
 """
@@ -64,7 +65,7 @@ class Series:
     key: dict
     points: list[Point] = field(default_factory=list)
     series_id: int | None = None
-    result: object = None  # models.fit.SeriesFit once fitted
+    result: object = None  # models.predict.SeriesResult once fitted
 
     @property
     def usable(self) -> list[Point]:
