@@ -14,7 +14,9 @@ DuckDB, so that points with error findings are excluded as in `make`):
      the Parquet export and the rename;
   3. `perfwh size` cold (a new process), one answer with --json;
   4. `perfwh notebooks`: the six notebooks executed headless (two at a time, as `make`), and
-     each notebook's own execution time.
+     each notebook's own execution time;
+  5. the hierarchical model of one report of 2,000 series of lone tests in four
+     configurations at eight sizes (a big submission): its fit and every point's prediction.
 
 Usage: .venv/bin/python bench/bench_models.py [--repeat 3] [--before WAREHOUSE] [--no-timing]
 """
@@ -79,6 +81,22 @@ def accuracy_table(warehouse: Path, title: str) -> None:
     print()
 
 
+def big_report(series: int = 2000, sizes: int = 8) -> None:
+    """What a submission of ``series`` series of lone tests costs the hierarchical model."""
+    import numpy as np
+
+    from models.hierarchy import Member, ReportModel
+
+    rng = np.random.default_rng(24)
+    members = [Member(f"scenario {i}", (int(rng.integers(4)),),
+                      {(k, "interior"): float(rng.normal(0, 0.05)) for k in range(sizes)}) for i in range(series)]
+    model = ReportModel(members).fit()
+    for i, m in enumerate(members):
+        spread = model.spread_without(i)
+        for slot in m.departures:
+            model.predict(i, slot, spread)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -134,6 +152,8 @@ def main() -> int:
                            timed(notebooks_cli, args.repeat)))
         for name, times in sorted(per_notebook.items()):
             results.append(row(f"... {name} (kernel start to last cell)", times, "run alongside another"))
+        results.append(row("hierarchical model of a report of 2,000 series x 8 sizes: fit and every prediction",
+                           timed(big_report, args.repeat), "synthetic, in-process"))
     print_table(results)
     return 0
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
-from .fit import Fit, distinct_points, fit
+from .fit import KIB, Fit, distinct_points, fit
 from .hierarchy import Predictive
-from .spec import NARROW_LEVEL
+from .spec import LINEAR, NARROW_LEVEL
 from .tables import query
 
 
@@ -53,21 +53,35 @@ class Anchor:
     sd: float | None
 
 
+def line_of(row: dict, sizes) -> Fit:
+    """The series' line from its model_fits row (the fit `refit` repeats), with (J'J)^-1 at its
+    usable ``sizes`` for the leverage: no least squares again, for a page that draws every series."""
+    a, b = row["fixed_ms"], row["ms_per_kb"]
+    u = np.asarray(sorted(sizes), dtype=float) / KIB
+    f = np.maximum(a + b * u, 1e-300)
+    jacobian = np.column_stack([1.0 / f, u / f])
+    inverse = np.linalg.pinv(jacobian.T @ jacobian)
+    return Fit(LINEAR, (a, b), ((float(inverse[0, 0]), float(inverse[0, 1])),
+                                (float(inverse[1, 0]), float(inverse[1, 1]))),
+               float("nan"), row["distinct_points"], tuple(float(s) for s in sorted(sizes)))
+
+
 class SeriesCurve:
     """A fitted series' predictive curve (see the module's docstring)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = None):
-        self.line, self.row = refit(con, series_id, row)
+        self.row = row or fit_row(con, series_id)
         self.predictive = Predictive(self.row["interval_scale"] or 1.0, self.row["interval_df"] or 1.0,
                                      self.row["calibration_scores"] or 0)
         found = query(con, """
-            SELECT message_size_bytes, any_value(predicted_cpu_ms_per_msg ORDER BY excluded, source_line),
-                   any_value(sd_log ORDER BY excluded, source_line)
+            SELECT message_size_bytes, arg_min(predicted_cpu_ms_per_msg, (excluded, source_line)),
+                   arg_min(sd_log, (excluded, source_line)), bool_and(excluded)
             FROM model_predictions WHERE series_id = ? GROUP BY message_size_bytes
             ORDER BY message_size_bytes""", [series_id])
+        self.line = line_of(self.row, [size for size, _p, _sd, excluded in found if not excluded])
         self.anchors = [Anchor(float(size), math.log(predicted / float(self.line.predict([size])[0])),
                                None if sd is None else float(sd))
-                        for size, predicted, sd in found]
+                        for size, predicted, sd, _excluded in found]
 
     def _at(self, size: float) -> tuple[float, float | None]:
         """(log correction, SD) at ``size``."""

@@ -54,22 +54,105 @@ class Member:
     departures: dict[Slot, float] = field(default_factory=dict)
 
 
-@dataclass
-class _Block:
-    """The departures of one slot: members (indices), values, their tests (indices into
-    ReportModel.tests) and the two sharing matrices (1 where two members share the test, the
-    configuration)."""
+class _Layout:
+    """Which member of a slot shares which random effect: Z has a column for each test and
+    each configuration that two members share (or that ``keep`` names); a level held by one
+    member alone is folded into that member's noise (the same model, a smaller system: a slot
+    of two thousand series of lone tests costs vector operations, not a 2000 x 2000 matrix)."""
 
-    members: np.ndarray
-    values: np.ndarray
-    tests: np.ndarray
-    same_test: np.ndarray
-    same_config: np.ndarray
+    def __init__(self, tests: np.ndarray, configs: np.ndarray, keep: tuple[int, int] = (-1, -1)):
+        self.columns, self.folded, self.level_columns = [], [], []
+        offset = 0
+        for levels, kept in ((tests, keep[0]), (configs, keep[1])):
+            found, index, counts = np.unique(levels, return_inverse=True, return_counts=True)
+            own = (counts >= 2) | (found == kept)
+            position = np.full(len(found), -1)
+            position[own] = offset + np.arange(int(own.sum()))
+            self.columns.append(position[index])
+            self.folded.append(position[index] < 0)
+            self.level_columns.append(dict(zip(found[own].tolist(), position[own].tolist())))
+            offset += int(own.sum())
+        self.z = np.zeros((len(tests), offset))
+        for column in self.columns:
+            has = column >= 0
+            self.z[np.flatnonzero(has), column[has]] = 1.0
+        self.factor_of_column = np.array([0] * len(self.level_columns[0]) + [1] * len(self.level_columns[1]),
+                                         dtype=int)
 
-    def without(self, i: int) -> _Block:
-        keep = self.members != i
-        return _Block(self.members[keep], self.values[keep], self.tests[keep],
-                      self.same_test[np.ix_(keep, keep)], self.same_config[np.ix_(keep, keep)])
+
+class _Posterior:
+    """The random effects of one slot's members given their departures: Henderson's mixed
+    model equations, C u = Z' D^-1 y with C = G^-1 + Z' D^-1 Z (Z from a _Layout)."""
+
+    def __init__(self, layout: _Layout, values: np.ndarray, noise: np.ndarray, tau_t: float, tau_c: float):
+        self.layout, self.values, self.tau = layout, values, (tau_t, tau_c)
+        self.d = noise + tau_t * layout.folded[0] + tau_c * layout.folded[1]
+        self.prior = np.where(layout.factor_of_column == 0, tau_t, tau_c)
+        z, w = layout.z, 1.0 / self.d
+        self.a = (z * w[:, None]).T @ z
+        self.b = z.T @ (w * values)
+        c = np.diag(1.0 / self.prior) + self.a
+        self.c_inv = np.linalg.inv(c)
+        self.logdet_c = float(np.linalg.slogdet(c)[1]) if len(c) else 0.0
+        self.u = self.c_inv @ self.b
+
+    @property
+    def columns(self):
+        return self.layout.columns
+
+    @property
+    def level_columns(self):
+        return self.layout.level_columns
+
+    def likelihood(self) -> float:
+        """-log density of the departures, up to a constant: (log|V| + y'V^-1 y) / 2."""
+        logdet = float(np.sum(np.log(self.d))) + float(np.sum(np.log(self.prior))) + self.logdet_c
+        quad = float(np.sum(self.values ** 2 / self.d)) - float(self.u @ self.b)
+        return 0.5 * (logdet + quad)
+
+    def gradients(self) -> tuple[np.ndarray, float, float]:
+        """d(likelihood)/d(noise) of each member, and d/d tau_t, d/d tau_c."""
+        z = self.layout.z
+        alpha = (self.values - z @ self.u) / self.d
+        zcz = np.einsum("ij,jk,ik->i", z, self.c_inv, z)  # z_j' C^-1 z_j
+        per_member = 0.5 * (1.0 / self.d - zcz / self.d ** 2 - alpha ** 2)
+        ztvz = np.diag(self.a) - np.einsum("ij,jk,ki->i", self.a, self.c_inv, self.a)  # diag(Z'V^-1 Z)
+        za = z.T @ alpha
+        per_column = 0.5 * (ztvz - za ** 2)
+        out = [float(np.sum(per_member[self.layout.folded[f]])
+                     + np.sum(per_column[self.layout.factor_of_column == f])) for f in (0, 1)]
+        return per_member, out[0], out[1]
+
+    def without(self, j: int, test: int, config: int) -> tuple[float, float]:
+        """effect(test, config) given every member but the j-th (-1: none left out), by a rank-one
+        downdate of C (Sherman-Morrison); the target's test must have no column (no other member
+        ran it) - its configuration may."""
+        if j < 0 or not len(self.u):
+            return self.effect(test, config)
+        z = np.zeros(len(self.u))
+        for column in self.columns:
+            if column[j] >= 0:
+                z[column[j]] += 1.0
+        c_inv, b = self.c_inv, self.b
+        if z.any():
+            cz = c_inv @ z
+            c_inv = c_inv + np.outer(cz, cz) / (self.d[j] - z @ cz)
+            b = b - z * self.values[j] / self.d[j]
+        u = c_inv @ b
+        col = self.level_columns[1].get(config, -1)
+        if col < 0:
+            return 0.0, self.tau[0] + self.tau[1]
+        return float(u[col]), float(c_inv[col, col]) + self.tau[0]
+
+    def effect(self, test: int, config: int) -> tuple[float, float]:
+        """Posterior mean and variance of a[test] + b[config]; a level no member holds has its
+        prior (0, tau)."""
+        cols = [self.level_columns[0].get(test, -1), self.level_columns[1].get(config, -1)]
+        present = [c for c in cols if c >= 0]
+        mean = float(sum(self.u[c] for c in present))
+        variance = float(sum(self.c_inv[i, j] for i in present for j in present))
+        variance += sum(tau for c, tau in zip(cols, self.tau) if c < 0)
+        return mean, variance
 
 
 class ReportModel:
@@ -79,18 +162,16 @@ class ReportModel:
         self.members = members
         self.tests = sorted({m.test for m in members})
         self._test_of = np.array([self.tests.index(m.test) for m in members], dtype=int)
-        self._spread_index = 1 + np.arange(len(self.tests))  # theta index of each test's spread
-        self._own_spreads = len(self.tests)
+        configs = []
+        for m in members:
+            if m.config not in configs:
+                configs.append(m.config)
+        self._config_of = np.array([configs.index(m.config) for m in members], dtype=int)
         slots = sorted({s for m in members for s in m.departures})
-        self.blocks: dict[Slot, _Block] = {}
+        self.blocks: dict[Slot, tuple[np.ndarray, np.ndarray]] = {}
         for slot in slots:
             idx = np.array([i for i, m in enumerate(members) if slot in m.departures], dtype=int)
-            tests = self._test_of[idx]
-            configs = [members[i].config for i in idx]
-            self.blocks[slot] = _Block(
-                idx, np.array([members[i].departures[slot] for i in idx]), tests,
-                (tests[:, None] == tests[None, :]).astype(float),
-                np.array([[1.0 if a == b else 0.0 for b in configs] for a in configs]))
+            self.blocks[slot] = (idx, np.array([members[i].departures[slot] for i in idx]))
         self.theta: np.ndarray | None = None
 
     # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
@@ -101,41 +182,47 @@ class ReportModel:
 
     @property
     def spreads(self) -> np.ndarray:
-        """The spread of each test."""
-        return np.exp(self.theta[self._spread_index])
+        return np.exp(self.theta[1:1 + len(self.tests)])
 
     @property
     def tau(self) -> tuple[float, float]:
         return math.exp(self.theta[-2]), math.exp(self.theta[-1])
 
+    def _layout(self, idx: np.ndarray, keep: tuple[int, int] = (-1, -1)) -> _Layout:
+        return _Layout(self._test_of[idx], self._config_of[idx], keep)
+
+    def _posterior(self, idx: np.ndarray, values: np.ndarray, spreads: np.ndarray, tau: tuple[float, float],
+                   keep: tuple[int, int] = (-1, -1), layout: _Layout | None = None) -> _Posterior:
+        return _Posterior(layout or self._layout(idx, keep), values, spreads[self._test_of[idx]], tau[0], tau[1])
+
     def _objective(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         """Penalised negative log-likelihood and its gradient in theta."""
-        n_own = self._own_spreads
-        s0, spreads = math.exp(theta[0]), np.exp(theta[self._spread_index])
-        tau_t, tau_c = math.exp(theta[-2]), math.exp(theta[-1])
+        n_tests = len(self.tests)
+        s0, spreads = math.exp(theta[0]), np.exp(theta[1:1 + n_tests])
+        tau = (math.exp(theta[-2]), math.exp(theta[-1]))
         value, grad = 0.0, np.zeros_like(theta)
-        for b in self.blocks.values():
-            noise = spreads[b.tests]
-            v = np.diag(noise) + tau_t * b.same_test + tau_c * b.same_config
-            inv = np.linalg.inv(v)
-            alpha = inv @ b.values
-            value += 0.5 * (np.linalg.slogdet(v)[1] + b.values @ alpha)
-            np.add.at(grad, self._spread_index[b.tests], 0.5 * noise * (np.diag(inv) - alpha * alpha))
-            grad[-2] += 0.5 * tau_t * (np.sum(inv * b.same_test) - alpha @ b.same_test @ alpha)
-            grad[-1] += 0.5 * tau_c * (np.sum(inv * b.same_config) - alpha @ b.same_config @ alpha)
+        layouts = self.__dict__.setdefault("_layouts", {})
+        for slot, (idx, values) in self.blocks.items():
+            if slot not in layouts:
+                layouts[slot] = self._layout(idx)
+            post = self._posterior(idx, values, spreads, tau, layout=layouts[slot])
+            value += post.likelihood()
+            per_member, d_tau_t, d_tau_c = post.gradients()
+            np.add.at(grad, 1 + self._test_of[idx], per_member * spreads[self._test_of[idx]])
+            grad[-2] += d_tau_t * tau[0]
+            grad[-1] += d_tau_c * tau[1]
         # each test's spread ~ scaled inverse chi-square (PRIOR_DF, s0)
-        log_own = theta[1:1 + n_own]
-        own = np.exp(log_own)
-        value += float(np.sum((PRIOR_DF / 2 + 1) * log_own + PRIOR_DF * s0 / (2 * own))
-                       - n_own * PRIOR_DF / 2 * theta[0])
-        grad[1:1 + n_own] += (PRIOR_DF / 2 + 1) - PRIOR_DF * s0 / (2 * own)
-        grad[0] += float(np.sum(PRIOR_DF * s0 / (2 * own))) - n_own * PRIOR_DF / 2
+        log_spreads = theta[1:1 + n_tests]
+        value += float(np.sum((PRIOR_DF / 2 + 1) * log_spreads + PRIOR_DF * s0 / (2 * spreads))
+                       - n_tests * PRIOR_DF / 2 * theta[0])
+        grad[1:1 + n_tests] += (PRIOR_DF / 2 + 1) - PRIOR_DF * s0 / (2 * spreads)
+        grad[0] += float(np.sum(PRIOR_DF * s0 / (2 * spreads))) - n_tests * PRIOR_DF / 2
         return value, grad
 
     def fit(self) -> ReportModel:
         from scipy.optimize import minimize
 
-        start = np.full(self._own_spreads + 3, math.log(0.01))
+        start = np.full(len(self.tests) + 3, math.log(0.01))
         result = minimize(self._objective, start, jac=True, method="L-BFGS-B",
                           bounds=[LOG_VARIANCE_BOUNDS] * len(start))
         self.theta = result.x
@@ -151,20 +238,18 @@ class ReportModel:
         if len(self.members) < 2:
             return None
         g = self._test_of[i]
-        blocks = [b.without(i) for b in self.blocks.values()]
-        blocks = [b for b in blocks if np.any(b.tests == g)]
-        if not blocks:
+        others = [(idx[idx != i], values[idx != i]) for idx, values in self.blocks.values()]
+        others = [(idx, values, self._layout(idx)) for idx, values in others if np.any(self._test_of[idx] == g)]
+        if not others:
             return self.s0
         from scipy.optimize import minimize_scalar
 
-        spreads, (tau_t, tau_c), s0 = self.spreads.copy(), self.tau, self.s0
+        spreads, tau, s0 = self.spreads.copy(), self.tau, self.s0
 
         def objective(log_spread: float) -> float:
             spreads[g] = math.exp(log_spread)
-            value = 0.0
-            for b in blocks:
-                v = np.diag(spreads[b.tests]) + tau_t * b.same_test + tau_c * b.same_config
-                value += 0.5 * (np.linalg.slogdet(v)[1] + b.values @ np.linalg.solve(v, b.values))
+            value = sum(self._posterior(idx, values, spreads, tau, layout=layout).likelihood()
+                        for idx, values, layout in others)
             return value + (PRIOR_DF / 2 + 1) * log_spread + PRIOR_DF * s0 / (2 * math.exp(log_spread))
 
         found = minimize_scalar(objective, bounds=LOG_VARIANCE_BOUNDS, method="bounded",
@@ -174,22 +259,31 @@ class ReportModel:
     def predict(self, i: int, slot: Slot, spread: float) -> tuple[float, float]:
         """(departure, variance) of member ``i`` at ``slot`` from the other members' departures
         there, with ``spread`` (spread_without(i)) as its test's spread."""
-        tau_t, tau_c = self.tau
-        prior = spread + tau_t + tau_c
+        tau = self.tau
         block = self.blocks.get(slot)
-        if block is None:
-            return 0.0, prior
-        b = block.without(i)
-        if not len(b.members):
-            return 0.0, prior
+        if block is None or not np.any(block[0] != i):
+            return 0.0, spread + tau[0] + tau[1]
+        idx, values = block
+        keep = idx != i
+        test, config = self._test_of[i], self._config_of[i]
+        if not np.any(self._test_of[idx[keep]] == test):
+            # no other member ran its test: the others' posterior is the slot's, less this member
+            mean, variance = self._slot_posterior(slot).without(int(np.flatnonzero(~keep)[0]) if np.any(~keep)
+                                                                 else -1, test, config)
+            return mean, spread + variance
         spreads = self.spreads.copy()
-        spreads[self._test_of[i]] = spread
-        v = np.diag(spreads[b.tests]) + tau_t * b.same_test + tau_c * b.same_config
-        me = self.members[i]
-        c = np.array([tau_t * (self.members[j].test == me.test) + tau_c * (self.members[j].config == me.config)
-                      for j in b.members])
-        weights = np.linalg.solve(v, c)
-        return float(weights @ b.values), float(max(prior - c @ weights, spread))
+        spreads[test] = spread
+        post = self._posterior(idx[keep], values[keep], spreads, tau, (test, config))
+        mean, variance = post.effect(test, config)
+        return mean, spread + variance
+
+    def _slot_posterior(self, slot: Slot) -> _Posterior:
+        """The posterior of every member of the slot (the fitted spreads), computed once."""
+        cache = self.__dict__.setdefault("_slot_posteriors", {})
+        if slot not in cache:
+            idx, values = self.blocks[slot]
+            cache[slot] = self._posterior(idx, values, self.spreads, self.tau)
+        return cache[slot]
 
 
 # -- the predictive distribution --------------------------------------------------------------

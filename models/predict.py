@@ -31,6 +31,11 @@ from .hierarchy import UNCALIBRATED, Member, Predictive, ReportModel, calibrate
 from .spec import BASE, LEVELS, MODELS, POOL_OUTLIER, POWER
 
 CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores")
+# A series' predictive distribution is calibrated on the errors of the other series of its
+# report, left out in at most this many folds (series i in fold i mod CALIBRATION_FOLDS): one
+# series' errors never calibrate its own intervals, and a report of thousands of series costs
+# twenty fits of a Student t, not thousands.
+CALIBRATION_FOLDS = 20
 
 
 @dataclass
@@ -174,12 +179,15 @@ def _predict(model: ReportModel, i: int, size: float, fits: dict[str, Fit], loso
 
 
 def _calibrate(series: list) -> None:
-    """Each series' predictive distribution from the standardised errors of the report's other
-    series (their usable points), and the intervals of its predictions."""
+    """Each series' predictive distribution from the standardised errors of the report's series
+    in the other folds (CALIBRATION_FOLDS: with as many series or fewer, every series is a fold
+    of its own), and the intervals of its predictions."""
     scores = [_scores(s) for s in series]
+    folds = min(len(series), CALIBRATION_FOLDS)
+    by_fold = [calibrate([z for j, zs in enumerate(scores) if j % folds != fold for z in zs])
+               for fold in range(folds)]
     for i, s in enumerate(series):
-        others = [z for j, zs in enumerate(scores) if j != i for z in zs]
-        s.result.predictive = calibrate(others)
+        s.result.predictive = by_fold[i % folds]
         for p in s.result.predictions.values():
             p.predictive = s.result.predictive
             if p.sd is None:

@@ -183,6 +183,34 @@ def test_a_test_s_spread_is_learnt_from_its_other_series_and_shrunk_towards_the_
         ReportModel(members).fit().predict(0, (0, "interior"), before)[0], abs=0.15)
 
 
+def test_the_slot_shortcut_gives_what_the_others_alone_give():
+    """A member whose test no other member of the slot ran is predicted from the slot's
+    posterior less its own row (Sherman-Morrison), which keeps thousands of lone tests (a big
+    submission) cheap: it must equal the posterior of the others computed afresh."""
+    from models.hierarchy import _Layout, _Posterior
+
+    rng = np.random.default_rng(9)
+    members = [Member(f"t{i % 5 if i < 20 else i}", (int(rng.integers(3)),),
+                      {(k, "interior"): float(rng.normal(0, 0.2)) for k in range(4) if rng.random() < 0.9})
+               for i in range(45)]
+    model = ReportModel(members).fit()
+    checked = 0
+    for i in range(20, 45):
+        spread = model.spread_without(i)
+        for slot, (idx, values) in model.blocks.items():
+            keep = idx != i
+            if not keep.any():
+                continue
+            test, config = model._test_of[i], model._config_of[i]
+            fresh = _Posterior(_Layout(model._test_of[idx[keep]], model._config_of[idx[keep]], (test, config)),
+                               values[keep], model.spreads[model._test_of[idx[keep]]], *model.tau)
+            mean, variance = fresh.effect(test, config)
+            assert model.predict(i, slot, spread) == (pytest.approx(mean, abs=1e-12),
+                                                      pytest.approx(spread + variance, rel=1e-9))
+            checked += 1
+    assert checked > 80
+
+
 def test_a_lone_series_has_no_spread_to_learn_from():
     model = ReportModel([Member("t", (1,), {(1.0, "interior"): 0.1, (2.0, "interior"): -0.1})]).fit()
     assert model.spread_without(0) is None
