@@ -139,6 +139,9 @@ class _Typical:
 
     def __init__(self, series: list, own: list):
         self.tests = [s.key["scenario"] for s in series]
+        self.runs: dict[str, list[int]] = defaultdict(list)  # test -> its series
+        for j, test in enumerate(self.tests):
+            self.runs[test].append(j)
         self.by_slot = [{(lo.size, lo.position): lo.fit.own_sigma for lo in loso[BASE]} for _fits, loso in own]
         self.full = [fits[BASE].own_sigma for fits, _loso in own]
         self.report = _median([v for v in self.full if v is not None])
@@ -147,7 +150,7 @@ class _Typical:
         """The typical residual SD the fit that predicts member ``i`` at ``slot`` (None: the
         full fit) is compared with: the median over the same test's other series, or the
         report's median where the test has no other such fit."""
-        same = [j for j, t in enumerate(self.tests) if t == self.tests[i] and j != i]
+        same = [j for j in self.runs[self.tests[i]] if j != i]
         values = [self.full[j] if slot is None else self.by_slot[j].get(slot) for j in same]
         values = [v for v in values if v is not None]
         return _median(values) if values else self.report

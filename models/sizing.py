@@ -343,7 +343,8 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                         f"({format_bytes(lo)} to {format_bytes(hi)}): extrapolation - the interval assumes "
                         f"the {row['model']} model holds beyond the data")
     if answer["cores_low"] is None:
-        warnings.append("no interval: the residual variance could not be estimated for this series")
+        warnings.append("no interval: the series is the only one of its report, and nothing but its own "
+                        "values could say how far a new measurement of it scatters")
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
