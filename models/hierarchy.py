@@ -167,11 +167,16 @@ class ReportModel:
             if m.config not in configs:
                 configs.append(m.config)
         self._config_of = np.array([configs.index(m.config) for m in members], dtype=int)
+        self._runs = np.bincount(self._test_of, minlength=len(self.tests))  # series per test
         slots = sorted({s for m in members for s in m.departures})
         self.blocks: dict[Slot, tuple[np.ndarray, np.ndarray]] = {}
+        self._row: dict[Slot, dict[int, int]] = {}  # slot -> member -> its row in the block
+        self._test_counts: dict[Slot, np.ndarray] = {}  # slot -> members per test in the block
         for slot in slots:
             idx = np.array([i for i, m in enumerate(members) if slot in m.departures], dtype=int)
             self.blocks[slot] = (idx, np.array([members[i].departures[slot] for i in idx]))
+            self._row[slot] = {int(member): row for row, member in enumerate(idx)}
+            self._test_counts[slot] = np.bincount(self._test_of[idx], minlength=len(self.tests))
         self.theta: np.ndarray | None = None
 
     # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
@@ -238,6 +243,8 @@ class ReportModel:
         if len(self.members) < 2:
             return None
         g = self._test_of[i]
+        if self._runs[g] < 2:
+            return self.s0
         others = [(idx[idx != i], values[idx != i]) for idx, values in self.blocks.values()]
         others = [(idx, values, self._layout(idx)) for idx, values in others if np.any(self._test_of[idx] == g)]
         if not others:
@@ -261,16 +268,16 @@ class ReportModel:
         there, with ``spread`` (spread_without(i)) as its test's spread."""
         tau = self.tau
         block = self.blocks.get(slot)
-        if block is None or not np.any(block[0] != i):
+        if block is None or len(block[0]) - (i in self._row[slot]) == 0:
             return 0.0, spread + tau[0] + tau[1]
         idx, values = block
-        keep = idx != i
         test, config = self._test_of[i], self._config_of[i]
-        if not np.any(self._test_of[idx[keep]] == test):
+        row = self._row[slot].get(i, -1)
+        if self._test_counts[slot][test] - (row >= 0) == 0:
             # no other member ran its test: the others' posterior is the slot's, less this member
-            mean, variance = self._slot_posterior(slot).without(int(np.flatnonzero(~keep)[0]) if np.any(~keep)
-                                                                 else -1, test, config)
+            mean, variance = self._slot_posterior(slot).without(row, test, config)
             return mean, spread + variance
+        keep = idx != i
         spreads = self.spreads.copy()
         spreads[test] = spread
         post = self._posterior(idx[keep], values[keep], spreads, tau, (test, config))

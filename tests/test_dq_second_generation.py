@@ -188,7 +188,7 @@ def test_a_cost_slip_outside_its_series_curve_is_found_and_repaired(wh, built_wa
 
 
 def test_a_check_fits_no_more_series_than_its_limit_and_says_so(wh, built_warehouse, tmp_path):
-    """Fitting costs about 10 ms a series: past --fit-limit the check leaves the model residual
+    """Fitting costs about 20 ms a series: past --fit-limit the check leaves the model residual
     rule out for the submission, says so in a note, and runs every other rule."""
     path, csv_line, _was = planted_csv(wh, tmp_path, ACE13, 211, "cpu_ms_per_msg", "1.319")
     limited = check(path, warehouse=built_warehouse, revision_of=ACE13, fit_limit=1)

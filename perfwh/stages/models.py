@@ -29,7 +29,7 @@ class ModelSummary:
 
 
 class TooManySeries(Exception):
-    """More series to fit than the caller allows (fitting takes about 10 ms a series)."""
+    """More series to fit than the caller allows (fitting takes about 20 ms a series)."""
 
     def __init__(self, series: int, limit: int):
         super().__init__(f"{series} series to fit, more than the limit of {limit}")
