@@ -138,8 +138,8 @@ def accuracy_chart() -> Html:
     points = base.mark_point(filled=True, size=40, clip=True).encode(
         x=alt.X("observed:Q", scale=scale, title="Observed CPU ms per message (log)"),
         y=alt.Y("predicted:Q", scale=scale, title="Predicted without this size (log)"),
-        color=alt.Color("report:N", title="Report"), shape=alt.Shape("model:N", title="Model"),
-        tooltip=[alt.Tooltip("label:N", title="series"), "model:N", "size:N",
+        color=alt.Color("report:N", title="Report"),
+        tooltip=[alt.Tooltip("label:N", title="series"), "size:N",
                  alt.Tooltip("observed_printed:N", title="observed (printed)"),
                  alt.Tooltip("predicted:Q", format=".4g"),
                  alt.Tooltip("lower:Q", format=".4g", title="90 % low"),
@@ -147,7 +147,8 @@ def accuracy_chart() -> Html:
     diag = alt.Chart(alt.Data(values=[{"v": domain[0]}, {"v": domain[1]}])).mark_line(
         color="#888", strokeDash=[4, 3]).encode(x=alt.X("v:Q", scale=scale), y=alt.Y("v:Q", scale=scale))
     return chart(alt.layer(diag, bars, points).properties(width="container", height=420), "model-accuracy",
-                 "Each point is predicted by its series' model fitted without that size; vertical bars are the "
+                 "Each point is predicted without its size - its series' line of the other sizes, corrected by "
+                 "what the report's series of the same test and configuration show there; vertical bars are the "
                  "90 % intervals; dashed: a perfect prediction.")
 
 
