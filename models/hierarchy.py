@@ -20,10 +20,12 @@ and the spreads maximise the penalised likelihood of all the report's departures
 A point's departure is predicted from the other series' departures in its slot (the best
 linear unbiased predictor of a + b); its predictive variance is its test's spread plus the
 uncertainty of that prediction. The test's spread is estimated again without the point's
-series, so neither the prediction nor the interval of a point uses its own value, nor its
-series' other sizes (whose lines were fitted with it): the typo repair compares a corrected
-value with the same interval, and a slip cannot widen its own interval. What the whole report
-shares (tau, s0, the other tests' spreads) is estimated once, with every series.
+series, so neither the prediction nor the spread of a point's interval uses its own value,
+nor its series' other sizes (whose lines were fitted with it): the typo repair compares a
+corrected value with the same interval, and a slip cannot widen the spread of its own
+interval. What the whole report shares (tau, s0, the other tests' spreads, and the calibration
+below, fitted to other series' errors that borrow from every point) is estimated once, with
+every series: through it a point's value reaches its own interval only weakly.
 
 The predictive distribution of log cost is a Student t with that variance, its scale and
 degrees of freedom calibrated on the standardised leave-one-size-out errors of the report's
@@ -178,6 +180,8 @@ class ReportModel:
             self._row[slot] = {int(member): row for row, member in enumerate(idx)}
             self._test_counts[slot] = np.bincount(self._test_of[idx], minlength=len(self.tests))
         self.theta: np.ndarray | None = None
+        self._layouts: dict[Slot, _Layout] = {}            # each slot's, all members in it
+        self._slot_posteriors: dict[Slot, _Posterior] = {}  # each slot's at the fitted theta
 
     # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
 
@@ -206,11 +210,10 @@ class ReportModel:
         s0, spreads = math.exp(theta[0]), np.exp(theta[1:1 + n_tests])
         tau = (math.exp(theta[-2]), math.exp(theta[-1]))
         value, grad = 0.0, np.zeros_like(theta)
-        layouts = self.__dict__.setdefault("_layouts", {})
         for slot, (idx, values) in self.blocks.items():
-            if slot not in layouts:
-                layouts[slot] = self._layout(idx)
-            post = self._posterior(idx, values, spreads, tau, layout=layouts[slot])
+            if slot not in self._layouts:
+                self._layouts[slot] = self._layout(idx)
+            post = self._posterior(idx, values, spreads, tau, layout=self._layouts[slot])
             value += post.likelihood()
             per_member, d_tau_t, d_tau_c = post.gradients()
             np.add.at(grad, 1 + self._test_of[idx], per_member * spreads[self._test_of[idx]])
@@ -231,6 +234,7 @@ class ReportModel:
         result = minimize(self._objective, start, jac=True, method="L-BFGS-B",
                           bounds=[LOG_VARIANCE_BOUNDS] * len(start))
         self.theta = result.x
+        self._slot_posteriors = {}
         return self
 
     # -- one member left out ----------------------------------------------------------------
@@ -286,11 +290,11 @@ class ReportModel:
 
     def _slot_posterior(self, slot: Slot) -> _Posterior:
         """The posterior of every member of the slot (the fitted spreads), computed once."""
-        cache = self.__dict__.setdefault("_slot_posteriors", {})
-        if slot not in cache:
+        if slot not in self._slot_posteriors:
             idx, values = self.blocks[slot]
-            cache[slot] = self._posterior(idx, values, self.spreads, self.tau)
-        return cache[slot]
+            self._slot_posteriors[slot] = self._posterior(idx, values, self.spreads, self.tau,
+                                                          layout=self._layouts.get(slot))
+        return self._slot_posteriors[slot]
 
 
 # -- the predictive distribution --------------------------------------------------------------
