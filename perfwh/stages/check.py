@@ -133,7 +133,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     check fits the submission's series alone, and repairs the findings on its rows alone (the
     filed sources' findings were repaired when they were filed). With ``filing`` (`perfwh
     add`: the scratch becomes the warehouse) every series is fitted and every finding
-    repaired, as the build does, for the tables it files. Fitting takes about 10 ms a series,
+    repaired, as the build does, for the tables it files. Fitting takes about 20 ms a series,
     so a check fits at most ``fit_limit`` series (None: any number); past it, the model
     residual rule finds nothing on the submission, and a note says so."""
     if scratch is None:
@@ -212,7 +212,7 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | No
         fit_warehouse(con, [source], max_series=limit)
     except TooManySeries as err:
         notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
-                     f"--fit-limit {err.limit} (fitting takes about 10 ms a series; raise the limit "
+                     f"--fit-limit {err.limit} (fitting takes about 20 ms a series; raise the limit "
                      "to run it)")
 
 
