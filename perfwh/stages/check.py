@@ -143,7 +143,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     ``collect``: fetch the submission's findings into ``result.findings`` (without it, only
     their counts; `own_findings` streams them). ``engine``: run the rules in DuckDB or on
     Apache Spark (``spark_master``, default local) over a Parquet lake of the scratch.
-    Fitting takes about 10 ms a series, so a check fits at most ``fit_limit`` series (None: any
+    Fitting takes about 20 ms a series, so a check fits at most ``fit_limit`` series (None: any
     number, as `perfwh add` does); past it, the model residual rule finds nothing on the
     submission, and a note says so."""
     if scratch is None:
@@ -241,7 +241,7 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], limit: i
         fit_warehouse(con, sources, max_series=limit)
     except TooManySeries as err:
         notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
-                     f"--fit-limit {err.limit} (fitting takes about 10 ms a series; raise the limit "
+                     f"--fit-limit {err.limit} (fitting takes about 20 ms a series; raise the limit "
                      "to run it)")
 
 
