@@ -36,11 +36,12 @@ from pathlib import Path
 import duckdb
 
 from .db import run, single_threaded, sql_literal
-from .parquet import exported_relations
 
 MANIFEST = "manifest.json"
 PARTITIONS = ("family", "source")
 FORMAT = "perfwh lake 1"
+# Views written besides the tables: they are the analyst contract.
+EXPORT_VIEWS = ("metric_values", "measurements")
 # Characters Hive (and Spark, `ExternalCatalogUtils.escapePathName`) escape in a partition
 # value; everything else, UTF-8 included, stays as it is.
 _HIVE_ESCAPED = set('"#%\'*/:=?\\{[]^\x7f') | {chr(c) for c in range(1, 32)}
@@ -53,6 +54,13 @@ class LakeError(RuntimeError):
 
 def hive_escape(value: str) -> str:
     return "".join(f"%{ord(c):02X}" if c in _HIVE_ESCAPED else c for c in value)
+
+
+def exported_relations(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every table of the warehouse, then the contract views: what the lake holds."""
+    return [r[0] for r in run(
+        con, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND NOT internal AND NOT temporary ORDER BY table_name")] + list(EXPORT_VIEWS)
 
 
 def write_lake(con: duckdb.DuckDBPyConnection, directory: Path, previous: Path | None = None,
