@@ -25,12 +25,7 @@ endif
 
 # What each stage reads (code of the stage and of everything below it, and its data).
 CORE      := $(wildcard perfwh/__init__.py perfwh/core/*.py)
-# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
-# than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
-# make cannot take as a prerequisite's name.
-RAW       := data/raw/sources.yml \
-             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
-LOAD_IN   := $(RAW) $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $(CORE) \
+LOAD_CODE := $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $(CORE) \
              $(wildcard perfwh/warehouse/*.py perfwh/stages/build.py perfwh/stages/writing.py)
 RULES_IN  := $(wildcard rules/*.sql perfwh/quality/*.py)
 MODELS_IN := $(wildcard models/*.py perfwh/stages/models.py)
@@ -39,8 +34,29 @@ NB_IN     := $(wildcard notebooks/*.ipynb perfwh/publish/*.py perfwh/publish/*.y
 SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'site/vendor/*' -not -name '.*' \
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py' -o -name '*.yml')
+DB        := data/curated/warehouse.duckdb
 
-.PHONY: all install warehouse findings models notebooks site test test-family check-fast bench clean requirements raw-changed
+# The stamps hold what each stage read (perfwh/stages/stamps.py). A stage whose inputs have
+# the contents it recorded gets its stamp brought forward before make compares times: after
+# `perfwh add`, which brings the warehouse, findings and models up to date itself, only the
+# notebooks and the site run.
+ifneq ($(wildcard $(PY) $(STAMPS)/warehouse),)
+  $(shell $(PY) -m perfwh.stages.stamps refresh --raw data/raw --db $(DB) \
+      $(STAMPS)/warehouse $(STAMP) data/raw/sources.yml $(LOAD_CODE) -- \
+      $(STAMPS)/findings $(RULES_IN) $(MODELS_IN) -- $(STAMPS)/models $(MODELS_IN) -- \
+      $(STAMPS)/notebooks $(NB_IN) -- $(STAMPS)/site $(SITE_IN))
+endif
+
+# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
+# than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
+# make cannot take as a prerequisite's name.
+RAW       := data/raw/sources.yml \
+             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
+LOAD_IN   := $(RAW) $(LOAD_CODE)
+# How a stage ends: its stamp records what it read.
+RECORD    = $(PY) -m perfwh.stages.stamps record
+
+.PHONY: all install system-packages warehouse findings models notebooks site test test-family check-fast bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -48,6 +64,10 @@ all: $(STAMPS)/site
 install: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
+	@# the pinned requirements need Python 3.11.5 or later (soupsieve 4.1): say so, not pip
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))' 2>/dev/null || { \
+		echo "perfwh: needs Python 3.11.5 or later; $(PYTHON) is $$($(PYTHON) --version 2>&1):" \
+		     "run make PYTHON=/path/to/python3.11" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -58,27 +78,57 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 	rm -rf $(VENV)/site-vendor && mkdir -p $(VENV)/site-vendor
 	cp site/vendor/package.json site/vendor/package-lock.json $(VENV)/site-vendor/
 	cd $(VENV)/site-vendor && npm ci --legacy-peer-deps --no-audit --no-fund --loglevel=error
-	# Headless Chromium for the site's browser tests (Debian's package; Playwright's own
-	# browser download does not work offline).
-	command -v chromium >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
-	# Java 17 for the Spark engine (PySpark starts a JVM): Debian's headless runtime.
-	command -v java >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
 	$(PY) -m pip check --disable-pip-version-check
-	touch $(STAMP)
+	# what was installed, by content (the stages' stamps record it: new pins rebuild the warehouse)
+	cat requirements.txt pyproject.toml site/vendor/package-lock.json | sha256sum > $(STAMP)
+
+# System packages (Debian's) that only some targets use, installed by those targets and not by
+# `make`, which needs neither and runs as an ordinary user: headless Chromium for the site's
+# browser tests (Playwright's own browser download does not work offline) and Java 17 for the
+# Spark engine (PySpark starts a JVM). Installing them needs root; a busy package manager is
+# waited for up to APT_WAIT seconds.
+APT_WAIT ?= 600
+SYSTEM_COMMANDS := chromium java
+SYSTEM_PACKAGES := chromium openjdk-17-jre-headless
+
+system-packages:
+	$(call apt-install,$(SYSTEM_COMMANDS),$(SYSTEM_PACKAGES),the browser tests and the Spark engine)
+
+# $(call apt-install,COMMANDS,PACKAGES,WHAT FOR): install the Debian PACKAGES unless each of
+# COMMANDS is on PATH. As root (or with password-less sudo); otherwise it says what to run and
+# fails. dpkg's lock is waited for by apt itself (DPkg::Lock::Timeout); the package lists'
+# lock, which `apt-get update` does not wait for, by trying again every 10 s.
+define apt-install
+	@missing=; for c in $(1); do command -v $$c >/dev/null 2>&1 || missing=yes; done; \
+	[ -n "$$missing" ] || exit 0; \
+	if [ "$$(id -u)" = 0 ]; then as_root=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then as_root="sudo -n"; \
+	else echo "perfwh: $(3) need $(2), which only root can install; run" >&2; \
+	     echo "  sudo apt-get install -y --no-install-recommends $(2)" >&2; \
+	     echo "(or \`sudo make system-packages\`), then this again" >&2; exit 1; fi; \
+	apt="$$as_root env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=$(APT_WAIT)"; \
+	echo "perfwh: installing $(2) for $(3)"; \
+	$$apt install -y --no-install-recommends $(2) >/dev/null 2>&1 && exit 0; \
+	deadline=$$(( $$(date +%s) + $(APT_WAIT) )); \
+	until $$apt update; do \
+	  [ "$$(date +%s)" -lt "$$deadline" ] || { echo "perfwh: apt-get update still fails after $(APT_WAIT) s" >&2; exit 1; }; \
+	  echo "perfwh: apt-get update failed (another package manager may hold its lock): trying again in 10 s" >&2; \
+	  sleep 10; \
+	done; \
+	$$apt install -y --no-install-recommends $(2)
+endef
 
 $(STAMPS):
 	mkdir -p $@
 
 raw-changed:
 
-# Raw reports and filed submissions -> data/curated/warehouse.duckdb (star schema), its Parquet
-# export and the partitioned Parquet lake (data/curated/lake/).
+# Raw reports and filed submissions -> data/curated/warehouse.duckdb (star schema) and its
+# partitioned Parquet lake (data/curated/lake/).
 warehouse: $(STAMPS)/warehouse
 $(STAMPS)/warehouse: $(STAMP) $(LOAD_IN) | $(STAMPS)
 	$(PERFWH) build --rules none
-	touch $@
+	$(RECORD) $@ $(STAMP) data/raw/sources.yml $(LOAD_CODE)
 
 # The data-quality rules through Great Expectations -> dq_findings (and data/curated/gx/).
 # The model residual rule compares each cost with the models' prediction of it, so this stage
@@ -87,48 +137,47 @@ $(STAMPS)/warehouse: $(STAMP) $(LOAD_IN) | $(STAMPS)
 findings: $(STAMPS)/findings
 $(STAMPS)/findings: $(STAMPS)/warehouse $(RULES_IN) $(MODELS_IN)
 	$(PERFWH) findings
-	touch $@
+	$(RECORD) $@ $(RULES_IN) $(MODELS_IN)
 
 # Cost-vs-size models and leave-one-size-out predictions -> model_fits, model_predictions.
 models: $(STAMPS)/models
 $(STAMPS)/models: $(STAMPS)/findings $(MODELS_IN)
 	$(PERFWH) models
-	touch $@
+	$(RECORD) $@ $(MODELS_IN)
 
 # The analysis notebooks, executed headless into data/curated/notebooks/.
 notebooks: $(STAMPS)/notebooks
 $(STAMPS)/notebooks: $(STAMPS)/models $(NB_IN)
 	$(PERFWH) notebooks
-	touch $@
+	$(RECORD) --reads $(DB) $@ $(NB_IN)
 
 # The website (quarto render when quarto is on PATH, else nbclient + pandoc) -> site/_site/.
 site: $(STAMPS)/site
 $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 	$(PERFWH) site
-	touch $@
+	$(RECORD) --reads $(DB) $@ $(SITE_IN)
 
 # The whole suite on every core (pytest-xdist): a test that uses a module's fixtures runs on
 # the worker of the rest of its module, Spark's and the browser's tests on one worker each
 # (tests/conftest.py), and the work units that hold slow tests start first.
 PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # The whole suite with a report family added that lives only in its four files under
 # tests/fixtures/toy/ (tests/support/extra.py): nothing in the tests may assume the reports
 # there are. tests/test_fixture_family.py runs this too.
-test-family: $(STAMP)
+test-family: $(STAMP) system-packages
 	PERFWH_EXTRA_FAMILY=tests/fixtures/toy $(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # A few minutes, for iteration: everything but the tests marked slow. Never instead of `make test`.
-check-fast: $(STAMP)
+check-fast: $(STAMP) system-packages
 	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
-bench: $(STAMP)
+bench: $(STAMP) system-packages
 	# hyperfine (Debian's package) times whole commands; bench_build.py falls back without it.
-	command -v hyperfine >/dev/null || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends hyperfine; } || true
+	-$(call apt-install,hyperfine,hyperfine,the whole-command benchmarks)
 	$(PY) bench/run_all.py
 
 # Recompile the pinned requirements.txt from requirements.in (needs pip-tools).

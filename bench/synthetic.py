@@ -19,7 +19,9 @@ SIZES = [256 * 4 ** i for i in range(8)]  # 256 B .. 4 MiB, a sweep like the rep
 TYPO_EVERY = 5000
 
 
-def rows(count: int, seed: int = 20261122):
+def rows(count: int, seed: int = 20261122, typo_every: int = TYPO_EVERY, platform: str = "synthetic"):
+    """``count`` rows measured on ``platform``; a typo in one row in ``typo_every`` (0: none, a
+    clean submission)."""
     rnd = random.Random(seed)
     n = 0
     series = 0
@@ -38,20 +40,21 @@ def rows(count: int, seed: int = 20261122):
             rate = round(CORES * 10 * pct / cost, 2)
             cost_printed = f"{CORES * 10 * pct / rate:.2f}"
             rate_printed = f"{rate:.2f}"
-            if n % TYPO_EVERY == 0:  # a doubled digit in the rate
+            if typo_every and n % typo_every == 0:  # a doubled digit in the rate
                 rate_printed = rate_printed[0] + rate_printed
-            yield {"product": "SYN", "product_version": "1.0", "platform": "synthetic",
+            yield {"product": "SYN", "product_version": "1.0", "platform": platform,
                    "server_cores": CORES, "scenario": scenario, "message_size_bytes": size,
                    "persistent": str(persistent).lower(), "concurrency_kind": "flow_instances",
                    "concurrency": copies, "replicas": "", "msg_rate": rate_printed,
                    "cpu_busy_pct": f"{pct:.1f}", "cpu_ms_per_msg": cost_printed}
 
 
-def write(path: Path, count: int) -> Path:
+def write(path: Path, count: int, typo_every: int = TYPO_EVERY, seed: int = 20261122,
+          platform: str = "synthetic") -> Path:
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows(count))
+        writer.writerows(rows(count, seed, typo_every, platform))
     return path
 
 

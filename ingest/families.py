@@ -24,7 +24,7 @@ from .text import clean_text
 
 # Modules of the ingest package that are not report parsers.
 INFRASTRUCTURE = frozenset({"common", "families", "pdf", "prose", "reader", "records",
-                            "submission", "text", "units", "vocabulary"})
+                            "spreadsheet", "submission", "text", "units", "vocabulary"})
 REQUIRED = ("FAMILY", "SIGNATURE", "DESCRIPTION", "parse")
 # Folders of report-family modules outside the ingest package, separated as PATH is: the parser
 # of a family of one's own reports, or a fixture family run through the whole test suite. A

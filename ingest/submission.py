@@ -30,10 +30,12 @@ from pathlib import Path
 
 from .reader import text_lines
 from .records import Line, ParseError
+from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
-from .vocabulary import (CONCURRENCY_KINDS, METRIC_COLUMNS, NON_PERSISTENT_WORDS,
-                         OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
-                         TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, topology_spellings)
+from .vocabulary import (CONCURRENCY_KINDS, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
+                         METRIC_COLUMNS, NAME_COLUMNS, NON_PERSISTENT_WORDS, OPTIONAL_COLUMNS,
+                         PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TOPOLOGIES, TSHIRTS,
+                         allowed_tshirts, kind_spellings, topology_spellings)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
@@ -224,15 +226,34 @@ def _line_map(fmt: CsvFormat) -> list[int] | None:
     cell spanning lines, or empty lines DuckDB skips); None when record n is on line n + 1."""
     if not fmt.quoted and not fmt.blank_lines:
         return None
+    try:
+        return _record_starts(fmt, strict=True)
+    except csv.Error:  # a quote inside a cell ('"a"b'), which DuckDB reads as it stands
+        return _record_starts(fmt, strict=False)
+
+
+def _record_starts(fmt: CsvFormat, strict: bool) -> list[int]:
+    """The line on which each data record starts. A quote opened and never closed would make
+    the rest of the file one cell (and the row "without a measured value"): ParseError naming
+    the line where it opened."""
     starts = []
     with open(fmt.path, encoding=fmt.encoding, newline="") as handle:
-        reader = csv.reader(handle, delimiter=fmt.delimiter)
-        next(reader, None)
-        line = reader.line_num
-        for cells in reader:
-            if cells:  # the csv module gives [] for an empty line, as DuckDB skips it
-                starts.append(line + 1)
+        reader = csv.reader(handle, delimiter=fmt.delimiter, strict=strict)
+        line = 0
+        try:
+            next(reader, None)
             line = reader.line_num
+            for cells in reader:
+                if cells:  # the csv module gives [] for an empty line, as DuckDB skips it
+                    starts.append(line + 1)
+                line = reader.line_num
+        except csv.Error as err:
+            if "unexpected end of data" not in str(err):
+                raise
+            raise ParseError("a quoted cell opened on this line is never closed: the rest of "
+                             "the file would read as one cell", line + 1,
+                             expected='a closing double quote (") at the end of the cell, or no '
+                                      "opening one") from None
     return starts
 
 
@@ -291,7 +312,9 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
     names = fmt.header + [f"_spare_{i}" for i in range(SPARE_CELLS)]
     named = [n if n else f"_unnamed_{i}" for i, n in enumerate(names)]
     columns = "{" + ", ".join(f"{_q(n)}: 'VARCHAR'" for n in named) + "}"
-    template = ", ".join(f"nullif(trim({_ident(c)}), '') AS {c}" if c in fmt.header
+    # a name perfwh wrote with the apostrophe that keeps spreadsheets from running it reads back
+    # without it (ingest.spreadsheet); an optional column the header leaves out is blank
+    template = ", ".join(f"nullif(trim({UNMARK_SQL.format(_ident(c))}), '') AS {c}" if c in fmt.header
                          else f"NULL::VARCHAR AS {c}" for c in TEMPLATE_COLUMNS)
     spare = " OR ".join(f"nullif(trim({_ident(f'_spare_{i}')}), '') IS NOT NULL"
                         for i in range(SPARE_CELLS))
@@ -315,8 +338,8 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                                     strict_mode = false, all_varchar = true)) r {join})
             WHERE {any_cell} OR extra_cells""")
     except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
-        if type(err).__name__ == "InterruptException":  # Ctrl-C stopped the read: not bad input
-            raise
+        if type(err).__name__ in ("InterruptException", "OutOfMemoryException"):
+            raise  # Ctrl-C stopped the read, or the memory limit did: not bad input
         first = str(err).strip().splitlines()[0]
         match = re.search(r"[Ll]ine:?\s*(\d+)", first)
         raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,
@@ -398,6 +421,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  THEN printf('%s is not a number as a report prints one', {_q(m.name)})
                  WHEN {m.name}_value <= {m.low}{high} THEN printf('%s is out of range', {_q(m.name)})
             END AS {m.name}_problem""")
+    names_sql = ", ".join(f"CASE WHEN length({c}) > {MAX_NAME_LENGTH} THEN printf('{c} is %d "
+                          f"characters long', length({c})) END AS {c}_problem" for c in NAME_COLUMNS)
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
@@ -412,8 +437,10 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
             CASE WHEN message_size_bytes IS NULL THEN NULL
                  WHEN size_bytes IS NULL OR NOT isfinite(size_bytes) THEN 'message_size_bytes is not a message size'
                  WHEN size_bytes <= 0 THEN 'message_size_bytes is not positive'
+                 WHEN size_bytes > {MAX_MESSAGE_BYTES} THEN 'message_size_bytes is out of range'
                  WHEN size_bytes <> round(size_bytes) THEN 'message_size_bytes is not a whole number of bytes'
             END AS size_problem,
+            {names_sql},
             CASE WHEN persistent IS NULL OR list_contains({_list(PERSISTENT_WORDS + NON_PERSISTENT_WORDS)},
                                                           persistent_word) THEN NULL
                  ELSE 'persistent is not a persistence' END AS persistent_problem,
@@ -428,18 +455,15 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  WHEN concurrency_kind <> 'tshirt' AND NOT (regexp_full_match(concurrency, '{number}')
                       AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > 0)
                  THEN 'concurrency is not a positive number'
+                 WHEN concurrency_kind <> 'tshirt'
+                      AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > {MAX_COUNT}
+                 THEN 'concurrency is out of range'
             END AS concurrency_problem,
-            CASE WHEN server_cores IS NULL OR (regexp_full_match(server_cores, '^[0-9]+$')
-                                               AND TRY_CAST(server_cores AS BIGINT) > 0) THEN NULL
-                 ELSE 'server_cores is not a positive whole number' END AS cores_problem,
-            CASE WHEN replicas IS NULL OR (regexp_full_match(replicas, '^[0-9]+$')
-                                           AND TRY_CAST(replicas AS BIGINT) > 0) THEN NULL
-                 ELSE 'replicas is not a positive whole number' END AS replicas_problem,
+            {_count_problem('server_cores')} AS cores_problem,
+            {_count_problem('replicas')} AS replicas_problem,
             CASE WHEN topology IS NULL OR list_contains({_list(sorted(TOPOLOGIES))}, topology) THEN NULL
                  ELSE 'topology is not a topology' END AS topology_problem,
-            CASE WHEN queue_managers IS NULL OR (regexp_full_match(queue_managers, '^[0-9]+$')
-                                                 AND TRY_CAST(queue_managers AS BIGINT) > 0) THEN NULL
-                 ELSE 'queue_managers is not a positive whole number' END AS queue_managers_problem,
+            {_count_problem('queue_managers')} AS queue_managers_problem,
             CASE WHEN simulated_latency_ms IS NULL THEN NULL
                  WHEN NOT regexp_full_match(simulated_latency_ms, '{number}')
                  THEN 'simulated_latency_ms is not a number of ms'
@@ -450,27 +474,34 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         FROM typed t""")
     expected = {
         "message_size_bytes": "bytes as a whole number, or a number with one of the units "
-                              + ", ".join(size_tokens) + " (1k = 1024)",
+                              + ", ".join(size_tokens) + " (1k = 1024), from 1 byte to 1 GiB",
         "persistent": "one of " + ", ".join(PERSISTENT_WORDS + NON_PERSISTENT_WORDS) + ", or blank",
         "concurrency_kind": "one of " + ", ".join(kinds) + ", or blank",
-        "concurrency": "a positive number, or for concurrency_kind tshirt one of " + allowed_tshirts(),
-        "server_cores": "a positive whole number, or blank",
-        "replicas": "a positive whole number, or blank",
+        "concurrency": f"a number greater than 0 and at most {MAX_COUNT:,}, or for "
+                       "concurrency_kind tshirt one of " + allowed_tshirts(),
+        "server_cores": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
+        "replicas": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
         "topology": "one of " + ", ".join(TOPOLOGIES) + ", or blank",
-        "queue_managers": "a positive whole number, or blank",
+        "queue_managers": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
         "simulated_latency_ms": "a number of ms (0 for appliances connected directly) for a "
                                 "replicated topology, or blank",
+        **{c: f"a name of at most {MAX_NAME_LENGTH} characters" for c in NAME_COLUMNS},
     }
     key_problems = [("message_size_bytes", "size_problem"), ("persistent", "persistent_problem"),
                     ("concurrency_kind", "kind_problem"), ("concurrency", "concurrency_problem"),
                     ("server_cores", "cores_problem"), ("replicas", "replicas_problem"),
                     ("topology", "topology_problem"), ("queue_managers", "queue_managers_problem"),
-                    ("simulated_latency_ms", "latency_problem")]
+                    ("simulated_latency_ms", "latency_problem"),
+                    *((c, f"{c}_problem") for c in NAME_COLUMNS)]
     cells = key_problems + [(m, f"{m}_problem") for m in METRIC_COLUMNS]
     allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
                                                    + ", ".join(t for t in UNITS[m.quantity] if t) + ")")
                               for m in METRIC_COLUMNS.values()}}
-    selects = [f"""SELECT line, {_q(col)} AS column_name, {col} AS printed_value, {prob} AS problem,
+    def shown(col: str) -> str:  # a name too long to read is quoted by its beginning
+        return (f"CASE WHEN length({col}) > {MAX_NAME_LENGTH} THEN left({col}, 40) || '...' "
+                f"ELSE {col} END" if col in NAME_COLUMNS else col)
+
+    selects = [f"""SELECT line, {_q(col)} AS column_name, {shown(col)} AS printed_value, {prob} AS problem,
                           {_q(allowed[col])} AS expected, 'unreadable' AS kind
                    FROM sub_checked WHERE {prob} IS NOT NULL""" for col, prob in cells]
     for col in REQUIRED_COLUMNS:
@@ -502,6 +533,16 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         SELECT * FROM sub_checked
         WHERE NOT ({bad_key} OR {required} OR extra_cells)
           AND line NOT IN (SELECT line FROM sub_examples)""")
+
+
+def _count_problem(column: str) -> str:
+    """SQL for the problem of a cell that holds a count (server cores, replicas): a whole
+    number from 1 to MAX_COUNT, or blank."""
+    return f"""CASE WHEN {column} IS NULL THEN NULL
+                    WHEN NOT regexp_full_match({column}, '^[0-9]+$') OR ltrim({column}, '0') = ''
+                    THEN '{column} is not a positive whole number'
+                    WHEN coalesce(TRY_CAST({column} AS BIGINT) > {MAX_COUNT}, TRUE)
+                    THEN '{column} is out of range' END"""
 
 
 def _find_examples(con) -> None:
@@ -621,8 +662,9 @@ def template_text(example_rows: bool = True) -> str:
 
 
 def write_rows(rows: list[dict], out) -> None:
-    """Rows (dicts by template column; other keys ignored, None blank) as a template CSV."""
-    writer = csv.writer(out, lineterminator="\n")
+    """Rows (dicts by template column; other keys ignored, None blank) as a template CSV, as
+    every CSV of perfwh is written (`ingest.spreadsheet`: no cell a spreadsheet would run)."""
+    writer = csv_writer(out)
     writer.writerow(TEMPLATE_COLUMNS)
     for row in rows:
         writer.writerow(["" if row.get(c) is None else row[c] for c in TEMPLATE_COLUMNS])

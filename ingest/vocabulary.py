@@ -110,6 +110,17 @@ PERSISTENT_WORDS = ("true", "yes", "y", "1", "persistent")
 NON_PERSISTENT_WORDS = ("false", "no", "n", "0", "non-persistent", "non persistent", "nonpersistent")
 
 
+# The ranges every command accepts - the submission reader, `perfwh size` - beyond which a
+# value is a slip or mischief, not a measurement (the reports stay far inside them: names of
+# at most 38 characters, 20 MB messages, 1.4M msgs/s, 17278.2 ms, 1000 subscribers).
+MAX_NAME_LENGTH = 200                # characters of a product, version, platform or scenario
+MAX_MESSAGE_BYTES = 1024 ** 3        # 1 GiB
+MAX_COUNT = 1_000_000                # server cores, replicas, a concurrency count
+MAX_RATE = 1e9                       # msgs/s: no integration server handles a billion a second
+MAX_CPU_MS = 1e7                     # ms of CPU per message (close to three hours)
+NAME_COLUMNS = ("product", "product_version", "platform", "scenario")
+
+
 @dataclass(frozen=True)
 class MetricColumn:
     """A metric column of the submission template: its unit and the values it may hold."""
@@ -123,15 +134,16 @@ class MetricColumn:
 
     @property
     def allowed(self) -> str:
-        high = f" and at most {self.high:g}" if self.high is not None else ""
+        high = (f" and at most {int(self.high):,}" if self.high is not None and self.high == int(self.high)
+                else f" and at most {self.high:g}" if self.high is not None else "")
         return f"a number of {self.unit} greater than {self.low:g}{high}"
 
 
 METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
-    MetricColumn("msg_rate", "rate", "msgs/s", "", 0, None, "messages (round trips) per second"),
+    MetricColumn("msg_rate", "rate", "msgs/s", "", 0, MAX_RATE, "messages (round trips) per second"),
     MetricColumn("cpu_busy_pct", "percent", "%", "", 0, 100,
                  "CPU busy in percent of the whole server (all its cores), as the reports print it"),
-    MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, None, "CPU milliseconds per message"),
+    MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, MAX_CPU_MS, "CPU milliseconds per message"),
 )}
 
 # The submission template's columns, in order: keys first, then the metrics, then the deployment
@@ -146,23 +158,26 @@ OPTIONAL_COLUMNS = DEPLOYMENT_COLUMNS
 TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS) + DEPLOYMENT_COLUMNS
 
 # What each key column holds, for messages and the README.
+_NAME = f"at most {MAX_NAME_LENGTH} characters"
+_COUNT = f"from 1 to {MAX_COUNT:,}"
 KEY_MEANINGS = {
-    "product": "product name, e.g. ACE, IIB, WBIMB",
-    "product_version": "product version, e.g. 13.0.1.0",
-    "platform": "where it ran, e.g. OpenShift, xLinux, a lab machine's name",
-    "server_cores": "cores of the server (a whole number), blank if not known",
-    "scenario": "the test scenario's name",
+    "product": f"product name, e.g. ACE, IIB, WBIMB ({_NAME})",
+    "product_version": f"product version, e.g. 13.0.1.0 ({_NAME})",
+    "platform": f"where it ran, e.g. OpenShift, xLinux, a lab machine's name ({_NAME})",
+    "server_cores": f"cores of the server (a whole number {_COUNT}), blank if not known",
+    "scenario": f"the test scenario's name ({_NAME})",
     "message_size_bytes": "message size in bytes (a whole number), or a number with a unit "
-                          "k, KB, KiB, MB, MiB (1k = 1024); blank if none",
+                          "k, KB, KiB, MB, MiB (1k = 1024), from 1 byte to 1 GiB; blank if none",
     "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
     "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS)
                         + " (in any case; the labels, such as T-shirt or Docker cores, are read too)",
-    "concurrency": "the count (a number), or for tshirt a T-shirt name: " + ", ".join(TSHIRTS),
-    "replicas": "replicas of the runtime (a whole number), blank if one",
+    "concurrency": f"the count (a number greater than 0 and at most {MAX_COUNT:,}), or for tshirt "
+                   "a T-shirt name: " + ", ".join(TSHIRTS),
+    "replicas": f"replicas of the runtime (a whole number {_COUNT}), blank if one",
     "topology": "how the queue managers were deployed: " + ", ".join(TOPOLOGIES)
                 + " (in any case; the labels, such as HA group, are read too); blank if none",
-    "queue_managers": "queue managers the test's queues are spread over (a whole number), blank "
-                      "if not stated",
+    "queue_managers": f"queue managers the test's queues are spread over (a whole number {_COUNT}), "
+                      "blank if not stated",
     "simulated_latency_ms": "round-trip delay in ms inserted between replicating appliances (0 "
                             "if connected directly), blank for a standalone test",
 }

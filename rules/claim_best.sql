@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: superlatives in the prose ("the best possible", "the maximum ... with 1:10") are not beaten in the tables
 -- reason: The prose calls a test the best possible ("the best possible message throughput

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: numbers stated in the prose agree with the tables
 -- reason: The prose states numbers ("approximately 2601 msgs/second", "over 400K messages

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_values
+-- compares: source
 -- repair: none
 -- summary: the round-trip latency does not fall with a bigger message or a longer simulated delay, nor the peak rate rise with the delay (5 %)
 -- reason: A single requester's round trip carries the message twice and, with replication,

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_values
+-- compares: source
 -- repair: none
 -- summary: a simulated-latency row's "vs Direct" = its rate / the rate with the appliances connected directly, in interval arithmetic on the printed precision
 -- reason: The MQ Appliance reports' simulated-latency tables print, beside each peak rate

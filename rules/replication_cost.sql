@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_values
+-- compares: source
 -- repair: none
 -- summary: a queue manager replicated to another appliance (HA, DR, both) is not faster, nor quicker per round trip, than the same test standalone (5 %)
 -- reason: An HA group copies every persistent message to its partner synchronously and a DR

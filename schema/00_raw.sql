@@ -167,6 +167,13 @@ CREATE TABLE raw_waivers (
     PRIMARY KEY (source, finding_key)
 );
 
+-- The sources.yml this raw layer holds (the sha256 of its text, as a build read it or an add
+-- wrote it): `make` compares it with data/raw/sources.yml to know whether the warehouse
+-- already holds the raw layer as it stands (perfwh.stages.stamps).
+CREATE TABLE raw_manifest (
+    sha256          VARCHAR NOT NULL
+);
+
 CREATE TABLE raw_header_variants (
     source          VARCHAR NOT NULL,
     line            INTEGER NOT NULL,

@@ -9,6 +9,14 @@ CREATE MACRO printed_half_ulp(number) AS
     0.5 * POWER(10, -(CASE WHEN contains(number, '.')
                            THEN length(split_part(number, '.', 2)) ELSE 0 END));
 
+-- The id of a row of the dimensional model, from its natural key given as json_array(...):
+-- the first 56 bits of the key's MD5, shifted into the 53 bits JavaScript holds exactly (MD5
+-- is the same in every DuckDB version, unlike hash()). The same row has the same id in a
+-- build from scratch and after any sequence of adds, whatever else is filed beside it.
+-- `perfwh.warehouse.load.stable_id` is the same in Python.
+CREATE MACRO stable_id(natural_key) AS
+    CAST(('0x' || substr(md5(natural_key), 1, 14)) AS BIGINT) >> 3;
+
 CREATE VIEW stg_observations AS
 SELECT
     o.source,

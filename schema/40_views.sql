@@ -1,5 +1,12 @@
 -- Views for people: the analyst contract. Other tools depend on these names.
 
+-- A number and what it measures, as one text: two sources holding the same multiset of these
+-- hold the same measurements (the vocabulary applied, however the files were laid out).
+CREATE MACRO fact_key(product, product_version, platform, scenario, message_size_bytes, persistent,
+                      concurrency_kind, concurrency, replicas, tshirt, component, metric, value) AS
+    concat_ws('|', product, product_version, platform, scenario, message_size_bytes, persistent,
+              concurrency_kind, concurrency, replicas, tshirt, component, metric, value);
+
 CREATE VIEW metric_values AS
 SELECT
     f.fact_id,

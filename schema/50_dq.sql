@@ -145,7 +145,7 @@ JOIN (SELECT DISTINCT world, source FROM dq_claims) k ON k.world = v.world AND k
 -- PREDICTIONS_VIEW_SQL, the same columns). The quality stage reads it and never imports the
 -- models package (DEVELOPING.md, "Findings and models").
 CREATE VIEW dq_predictions AS
-SELECT CAST(NULL AS INTEGER) AS row_id, CAST(NULL AS INTEGER) AS series_id,
+SELECT CAST(NULL AS BIGINT) AS row_id, CAST(NULL AS BIGINT) AS series_id,
        CAST(NULL AS VARCHAR) AS model, CAST(NULL AS DOUBLE) AS predicted,
        CAST(NULL AS DOUBLE) AS lower, CAST(NULL AS DOUBLE) AS upper,
        CAST(NULL AS INTEGER) AS fit_sizes, CAST(NULL AS BOOLEAN) AS extrapolated,

@@ -167,28 +167,28 @@ def test_every_column_has_a_comment(wh):
 
 # ------------------------------------------------------------------------- Parquet
 
-def test_parquet_one_file_per_table_and_the_two_views(built_warehouse, wh):
-    directory = built_warehouse.parent / "parquet"
+def test_the_lake_holds_every_table_and_the_two_views(built_warehouse, wh):
+    """The Parquet export is the lake (data/curated/lake): one relation per table and per
+    contract view, with the warehouse's rows, columns and printed numbers."""
+    from perfwh.warehouse.lake import duckdb_scan, read_manifest
+
+    lake = built_warehouse.parent / "lake"
     tables = {r[0] for r in wh.sql("SELECT table_name FROM duckdb_tables() WHERE NOT internal "
                                    "AND database_name = current_database()").fetchall()}
-    files = {p.stem for p in directory.glob("*.parquet")}
-    assert files == tables | {"metric_values", "measurements"}
+    relations = read_manifest(lake)["relations"]
+    assert set(relations) == tables | {"metric_values", "measurements"}
+    assert not (built_warehouse.parent / "parquet").exists()  # the flat export is retired
     reader = duckdb.connect()
     try:
-        for name in sorted(files):
-            path = str(directory / f"{name}.parquet")
-            [(parquet_rows,)] = reader.sql("SELECT count(*) FROM read_parquet($p)",
-                                           params={"p": path}).fetchall()
+        for name in sorted(relations):
+            [(lake_rows,)] = reader.sql(f"SELECT count(*) FROM {duckdb_scan(lake, name)}").fetchall()
             [(db_rows,)] = wh.sql(f'SELECT count(*) FROM "{name}"').fetchall()
-            assert parquet_rows == db_rows, name
-        parquet_columns = reader.sql(
-            "SELECT * FROM read_parquet($p) LIMIT 0",
-            params={"p": str(directory / "metric_values.parquet")}).columns
-        assert parquet_columns == columns_of(wh, "metric_values")
-        sample = reader.sql("SELECT printed_value, value FROM read_parquet($p) "
+            assert lake_rows == db_rows, name
+        columns = [c["name"] for c in relations["metric_values"]["columns"]]
+        assert columns == columns_of(wh, "metric_values")
+        sample = reader.sql(f"SELECT printed_value, value FROM {duckdb_scan(lake, 'metric_values')} "
                             "WHERE source = $s AND source_line = 183 AND product = 'IIB' "
-                            "ORDER BY metric", params={"p": str(directory / "metric_values.parquet"),
-                                                       "s": ACE11}).fetchall()
+                            "ORDER BY metric", params={"s": ACE11}).fetchall()
         assert sample == [("476.71 μs", 0.47671), ("1998.06/s", 1998.06)]
     finally:
         reader.close()
@@ -198,7 +198,7 @@ def test_parquet_one_file_per_table_and_the_two_views(built_warehouse, wh):
 
 def test_sql_prints_a_table(built_warehouse):
     result = sql(built_warehouse, "SELECT product, printed_value, value FROM metric_values "
-                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY fact_id")
+                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY product DESC, metric DESC")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split("|")[0].strip() == "product"

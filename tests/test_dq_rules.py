@@ -67,13 +67,17 @@ def test_a_rule_file_without_a_header_is_refused(tmp_path):
     bad.write_text("SELECT * FROM {batch}\n")
     with pytest.raises(RuleError, match="no_header.sql: header lacks severity"):
         parse_rule(bad)
-    bad.write_text("-- severity: fatal\n-- relation: dq_input\n-- repair: none\n-- summary: s\n"
+    bad.write_text("-- severity: fatal\n-- relation: dq_input\n-- compares: row\n-- repair: none\n-- summary: s\n"
                    "-- reason: x\nSELECT 1 FROM {batch}")
     with pytest.raises(RuleError, match="severity 'fatal'"):
         parse_rule(bad)
-    bad.write_text("-- severity: error\n-- relation: dq_input\n-- repair: maybe\n-- summary: s\n"
+    bad.write_text("-- severity: error\n-- relation: dq_input\n-- compares: row\n-- repair: maybe\n-- summary: s\n"
                    "-- reason: x\nSELECT 1 FROM {batch}")
     with pytest.raises(RuleError, match="repair 'maybe'"):
+        parse_rule(bad)
+    bad.write_text("-- severity: error\n-- relation: dq_input\n-- compares: everything\n-- repair: none\n"
+                   "-- summary: s\n-- reason: x\nSELECT 1 FROM {batch}")
+    with pytest.raises(RuleError, match="compares 'everything'"):
         parse_rule(bad)
 
 
@@ -206,7 +210,7 @@ def test_a_rule_out_of_memory_stays_an_out_of_memory_error_naming_the_rule(tmp_p
     from perfwh.quality.rules import create_found, store_rule
 
     path = tmp_path / "huge_sort.sql"
-    path.write_text("-- severity: error\n-- relation: dq_input\n-- repair: none\n"
+    path.write_text("-- severity: error\n-- relation: dq_input\n-- compares: row\n-- repair: none\n"
                     "-- summary: sorts more than fits\n-- reason: a rule that needs more memory "
                     "than the limit allows, with spilling to disk turned off for the test\n"
                     "SELECT 0 AS world, NULL::INTEGER AS row_id, NULL::INTEGER AS fact_id, "

@@ -13,7 +13,7 @@ import pytest
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE
 from perfwh.warehouse.lake import (MANIFEST, PARTITIONS, duckdb_scan, hive_escape, polars_scan,
                                    read_manifest, spark_read, write_lake)
-from perfwh.warehouse.parquet import exported_relations
+from perfwh.warehouse.lake import exported_relations
 from perfwh.warehouse.sources import load_manifest
 
 ODD_NAME = "lab results (v2) #1=é.csv"

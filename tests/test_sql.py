@@ -73,7 +73,7 @@ def test_timeout_and_memory_limit(built_warehouse):
 def test_queries_cannot_touch_other_files(built_warehouse, tmp_path):
     target = tmp_path / "out.csv"
     done = sql(built_warehouse, f"COPY (SELECT 1) TO '{target}'")
-    assert done.returncode == 1 and not target.exists()
+    assert done.returncode == 2 and "COPY is not a query" in done.stderr and not target.exists()
 
 
 def test_the_readme_queries_run(built_warehouse):

@@ -14,7 +14,8 @@ import sys
 from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import NotAWarehouse
 
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE, json_error
+from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE,
+                     json_error)
 
 
 class Parser(argparse.ArgumentParser):
@@ -74,10 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
         return EXIT_OK
     except NotAWarehouse as err:  # --db (or $PERFWH_DB) names no warehouse: one line, no traceback
-        print(f"{command}: error: {err}", file=sys.stderr)
-        if getattr(args, "json", False):
-            print(json_error(str(err), EXIT_USAGE))
-        return EXIT_USAGE
+        return _failed(command, args, str(err), EXIT_USAGE)
+    except Exception as err:  # noqa: B902 - what no command foresaw still ends with one line
+        if interrupted(err) or _SIGNALLED:  # DuckDB's report of a stop is the stop
+            return _stopped(command, args, signal.SIGTERM in _SIGNALLED)
+        return _unforeseen(command, args, err)
     except BaseException as err:  # noqa: B902 - interruptions end with one line, not a traceback
         # after a stop, whatever a library made of it (nbclient's kernel clean-up asserts, an
         # asyncio task is cancelled) is the stop
@@ -87,6 +89,37 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _failed(command: str, args, message: str, status: int) -> int:
+    """One line on stderr (and with --json the same as JSON on stdout): the command's status."""
+    print(f"{command}: error: {message}", file=sys.stderr)
+    if getattr(args, "json", False):
+        print(json_error(message, status))
+    return status
+
+
+def _unforeseen(command: str, args, err: Exception) -> int:
+    """An exception no command turned into its own message: the manifest (every command that
+    reads it says the same), a file that cannot be read or written, memory; anything else is
+    a fault of perfwh's, said in one line too (-v shows where)."""
+    from perfwh.warehouse.sources import SourceError
+
+    if isinstance(err, SourceError):
+        return _failed(command, args, str(err), EXIT_USAGE)
+    if isinstance(err, OSError) and err.strerror:
+        where = f"{err.filename}: " if err.filename else ""
+        return _failed(command, args, f"{where}{err.strerror}", EXIT_FAILED)
+    if isinstance(err, MemoryError):
+        return _failed(command, args, "out of memory", EXIT_FAILED)
+    if getattr(args, "verbose", False):
+        import traceback
+
+        traceback.print_exception(err, file=sys.stderr)
+    detail = str(err).strip().splitlines()
+    return _failed(command, args, f"unexpected {type(err).__name__}"
+                   + (f": {detail[0]}" if detail else "")
+                   + " (a fault of perfwh's; `perfwh -v ...` shows where)", EXIT_FAILED)
 
 
 def _stopped(command: str, args, terminated: bool) -> int:

@@ -60,6 +60,18 @@ def memory_size(text: str) -> str:
     return text.strip()
 
 
+def whole_number(low: int, high: int, noun: str):
+    """An argparse type: a whole number from ``low`` to ``high`` (of ``noun``), or a usage
+    error saying so - never a traceback, never a value the command cannot use."""
+    def parse(text: str) -> int:
+        value = text.strip()
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of {noun} from "
+                                             f"{low:,} to {high:,}")
+        return int(value)
+    return parse
+
+
 def warehouse_to_read(db: Path | None) -> Path:
     """The warehouse a reader (sql, check, size, template) opens: it must be one (else
     NotAWarehouse, which `main` prints as one line), and a change a killed writer committed

@@ -4,17 +4,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from perfwh.core.paths import warehouse_path
 from perfwh.publish.notebooks import KERNEL, OUT_DIR  # light: nbclient is imported on use
 
-from .common import add_db
+from .common import add_db, warehouse_to_read, whole_number
 
 
 def _site(args) -> int:
     from perfwh.publish.site.build import SiteError, build_site
 
     try:
-        result = build_site(db=warehouse_path(args.db), out=args.out, renderer=args.renderer,
+        result = build_site(db=warehouse_to_read(args.db), out=args.out, renderer=args.renderer,
+                            raw=args.raw,
                             log=(lambda msg: None) if args.quiet else print)
     except SiteError as err:
         print(f"perfwh site: error: {err}", file=sys.stderr)
@@ -29,7 +29,7 @@ def _notebooks(args) -> int:
     from perfwh.publish.notebooks import NotebookError, run_notebooks
 
     try:
-        runs = run_notebooks(db=warehouse_path(args.db), out=args.out, kernel=args.kernel, timeout=args.timeout,
+        runs = run_notebooks(db=warehouse_to_read(args.db), out=args.out, kernel=args.kernel, timeout=args.timeout,
                              jobs=args.jobs)
     except NotebookError as err:
         print(f"perfwh notebooks: error: {err}", file=sys.stderr)
@@ -50,6 +50,10 @@ def register(sub) -> None:
     add_db(p)
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (default: project.output-dir of _quarto.yml, site/_site)")
+    p.add_argument("--raw", type=Path, default=None, metavar="DIR",
+                   help="where the raw texts the warehouse was built from are, for the report "
+                        "pages (default data/raw; a text is shown only if its sha256 is the one "
+                        "the warehouse recorded)")
     p.add_argument("--renderer", choices=("auto", "quarto", "fallback"), default="auto",
                    help="auto (default): quarto when on PATH, else the fallback")
     p.add_argument("-q", "--quiet", action="store_true", help="one line of output")
@@ -63,6 +67,8 @@ def register(sub) -> None:
     add_db(p)
     p.add_argument("--out", type=Path, default=OUT_DIR, help=f"output folder (default {OUT_DIR})")
     p.add_argument("--kernel", default=KERNEL, help=f"Jupyter kernel name (default {KERNEL})")
-    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
-    p.add_argument("--jobs", type=int, default=2, help="notebooks executed at once (default 2)")
+    p.add_argument("--timeout", type=whole_number(1, 86400, "seconds"), default=600,
+                   help="seconds allowed per cell, 1 to 86400 (default 600)")
+    p.add_argument("--jobs", type=whole_number(1, 64, "notebooks"), default=2,
+                   help="notebooks executed at once, 1 to 64 (default 2)")
     p.set_defaults(func=_notebooks)

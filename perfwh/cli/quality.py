@@ -4,11 +4,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from perfwh.core.paths import warehouse_path
 from perfwh.core.values import counted
 
 from .common import (add_db, add_engine, add_memory_limit, add_no_wait, add_sources, json_error,
-                     warehouse_to_read)
+                     warehouse_to_read, warehouse_to_update)
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -28,18 +27,23 @@ def add_fit_limit(parser) -> None:
                              f"{CHECK_FIT_LIMIT}; 'all': no limit)")
 
 
+# The most series --fit-limit may name (more than any submission has; 'all' lifts the limit).
+MAX_FIT_LIMIT = 10_000_000
+
+
 def _series_limit(text: str) -> int | None:
     import argparse
 
     if text == "all":
         return None
-    if text.isdigit():
+    if text.isdigit() and int(text) <= MAX_FIT_LIMIT:
         return int(text)
-    raise argparse.ArgumentTypeError(f"expected a number of series or 'all', not {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a number of series or 'all', not {text!r} (a "
+                                     f"number from 0 to {MAX_FIT_LIMIT:,})")
 
 
 def _check(args) -> int:
-    from perfwh.stages.check import OutOfMemory, SubmissionError, checked
+    from perfwh.stages.check import SubmissionError, checked
 
     try:
         with checked(args.path, warehouse=warehouse_to_read(args.db), sources_file=args.sources,
@@ -50,11 +54,9 @@ def _check(args) -> int:
                 print(f"perfwh check: note: {args.path}: {note}", file=sys.stderr)
             _report(args, result, con)
     except SubmissionError as err:
-        verb = ("cannot check" if isinstance(err, OutOfMemory) else "cannot read the submission"
-                if err.status == EXIT_UNREADABLE else "refused")
-        print(f"perfwh check: {verb}: {err}", file=sys.stderr)
+        print(f"perfwh check: {err.verb}: {err}", file=sys.stderr)
         if args.json and args.out is None:  # stdout stays valid JSON, errors included
-            print(json_error(f"{verb}: {err}", err.status))
+            print(json_error(f"{err.verb}: {err}", err.status))
         return err.status
     print(f"perfwh check: {counted(result.rows, 'row')}, {counted(result.error_count, 'error')}, "
           f"{counted(result.warning_count, 'warning')}", file=sys.stderr)
@@ -116,7 +118,7 @@ def _add(args) -> int:
 
     try:
         result = add(Path(args.path), dict(zip(args.waive, args.reason)),
-                     warehouse=warehouse_path(args.db), sources_file=args.sources,
+                     warehouse=warehouse_to_update(args.db), sources_file=args.sources,
                      revision_of=args.revision_of, wait=not args.no_wait)
     except AddError as err:
         print(f"perfwh add: {err}", file=sys.stderr)

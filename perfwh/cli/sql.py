@@ -3,22 +3,31 @@ from __future__ import annotations
 
 import sys
 
-from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT
+from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 from .common import EXIT_USAGE, add_db, json_error, memory_size, warehouse_to_read
 
 
 def _sql(args) -> int:
-    from perfwh.warehouse.query import (QueryError, cap_process_memory, query, write_csv,
-                                        write_json, write_table)
+    from perfwh.core.sandbox import forbid_file_changes
+    from perfwh.warehouse.query import (NotOneQuery, QueryError, cap_process_memory, one_query,
+                                        query, write_csv, write_json, write_table)
 
-    if not _statements(args.query):
-        return _failed(args, "the query is empty; usage: perfwh sql \"SELECT ...\" "
-                             "(see `perfwh sql --help`)", EXIT_USAGE)
+    try:
+        one_query(args.query)
+    except NotOneQuery as err:
+        return _failed(args, f"error: {err}; usage: perfwh sql \"SELECT ...\" (see `perfwh sql "
+                             "--help`)", EXIT_USAGE)
+    except QueryError as err:  # a syntax error
+        return _failed(args, f"error: {err}", 1)
+    # A reader may first finish the renames of a killed writer's commit (warehouse_to_read);
+    # from then on this process changes no file whatever the query says.
+    db = warehouse_to_read(args.db)
+    forbid_file_changes()
     try:
         cap_process_memory(args.memory_limit)
-        result = query(warehouse_to_read(args.db), args.query, timeout=args.timeout,
-                       memory_limit=args.memory_limit, rendered=not args.json)
+        result = query(db, args.query, timeout=args.timeout, memory_limit=args.memory_limit,
+                       rendered=not args.json)
     except QueryError as err:
         return _failed(args, f"error: {err}", 1)
     writer = write_csv if args.csv else write_json if args.json else write_table
@@ -34,16 +43,6 @@ def _failed(args, message: str, status: int) -> int:
     return status
 
 
-def _statements(text: str) -> list:
-    """The SQL statements in ``text`` (none for blanks, a lone ';' or only comments)."""
-    import duckdb
-
-    try:
-        return duckdb.extract_statements(text)
-    except duckdb.Error:  # a syntax error: the query itself will say where
-        return [text]
-
-
 def _seconds(text: str) -> float:
     import argparse
 
@@ -51,8 +50,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"{text!r}: the timeout must be a positive number of seconds")
+    if not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text!r}: the timeout must be a number of seconds "
+                                         f"greater than 0 and at most {MAX_TIMEOUT:g}")
     return value
 
 
@@ -76,14 +76,19 @@ _sql.writes = False
 _contents.writes = False
 
 def register(sub) -> None:
-    p = sub.add_parser("sql", help="run a read-only SQL query on the warehouse")
+    p = sub.add_parser("sql", help="run a read-only SQL query on the warehouse",
+                       description="Run one query (SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, "
+                                   "SHOW, SUMMARIZE) on the warehouse, opened read-only. It can "
+                                   "read no other file and create or change none. Exit status: 0 "
+                                   "answered, 1 the query failed (an error, --timeout, "
+                                   "--memory-limit), 2 not one query or bad arguments.")
     p.add_argument("query", help="SQL text, e.g. \"SELECT * FROM measurements LIMIT 5\"")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true", help="CSV with a header row")
     fmt.add_argument("--json", action="store_true", help="a JSON array of objects")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="stop the query after this many seconds (default: no limit; Ctrl-C "
-                        "stops it at any time)")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop the query after this many seconds, at most {MAX_TIMEOUT:g} "
+                        f"(default {DEFAULT_TIMEOUT:g}; Ctrl-C stops it at any time)")
     p.add_argument("--memory-limit", type=memory_size, default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
                    help=f"memory the query may use, e.g. 500MB, 4GB (default {DEFAULT_MEMORY_LIMIT})")
     add_db(p)

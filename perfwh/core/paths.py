@@ -21,9 +21,11 @@ DICTIONARY = SCHEMA_DIR / "dictionary.yml"
 # The npm packages the published Data Docs load (site/vendor/package.json; `make install`).
 VENDOR_NODE_MODULES = PROJECT_ROOT / ".venv" / "site-vendor" / "node_modules"
 
-# The environment variable through which notebooks and site pages are told which warehouse
-# to read (set by `perfwh notebooks` and `perfwh site`).
+# The environment variables through which notebooks and site pages are told which warehouse
+# to read, and where the raw texts it was built from are (set by `perfwh notebooks` and
+# `perfwh site`).
 DB_ENV = "PERFWH_DB"
+RAW_ENV = "PERFWH_RAW"
 
 
 def warehouse_path(given: str | os.PathLike | None = None) -> Path:
@@ -31,18 +33,28 @@ def warehouse_path(given: str | os.PathLike | None = None) -> Path:
     return Path(given or os.environ.get(DB_ENV) or WAREHOUSE)
 
 
+def raw_path(given: str | os.PathLike | None = None) -> Path:
+    """Where to look for the raw texts a warehouse was built from: ``given``, else
+    $PERFWH_RAW, else data/raw (a text is used only if its sha256 is the one the warehouse
+    recorded)."""
+    return Path(given or os.environ.get(RAW_ENV) or RAW_DIR)
+
+
 @contextlib.contextmanager
-def warehouse_env(db: os.PathLike | str):
-    """$PERFWH_DB set to ``db`` for the block (notebooks and pages read the warehouse it names)."""
-    old = os.environ.get(DB_ENV)
-    os.environ[DB_ENV] = str(db)
+def warehouse_env(db: os.PathLike | str, raw: os.PathLike | str | None = None):
+    """$PERFWH_DB set to ``db`` (and $PERFWH_RAW to ``raw`` if given) for the block: notebooks
+    and pages read the warehouse they name."""
+    wanted = {DB_ENV: str(db), **({RAW_ENV: str(raw)} if raw is not None else {})}
+    old = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
     try:
         yield
     finally:
-        if old is None:
-            os.environ.pop(DB_ENV, None)
-        else:
-            os.environ[DB_ENV] = old
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class NotAWarehouse(RuntimeError):

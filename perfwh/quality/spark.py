@@ -101,8 +101,8 @@ def _start(master: str):
         spark = builder.getOrCreate()
     except Exception as err:  # Java missing, the master unreachable
         raise RuleError(f"cannot start Spark on {master}: {str(err).strip().splitlines()[-1]}"
-                        " (the Spark engine needs Java 17: apt-get install "
-                        "openjdk-17-jre-headless, as `make install` does)") from None
+                        " (the Spark engine needs Java 17: `make system-packages` installs "
+                        "Debian's openjdk-17-jre-headless, or says what to run)") from None
     _register_udfs(spark)
     return spark
 

@@ -12,19 +12,21 @@ cleans up after it (`perfwh.core.commit`). The notebooks and the site are not re
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
-from perfwh.quality.rules import finding_id, load_rules, write_findings
+from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
-from perfwh.warehouse.db import insert_rows, remove_spill, spill_directory
-from perfwh.warehouse.load import waiver_rows
-from perfwh.warehouse.sources import ReportSource, load_manifest, with_entry, with_retired
+from perfwh.warehouse.db import remove_spill, spill_directory
+from perfwh.warehouse.load import record_manifest
+from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
+                                      with_retired)
 
 from .check import CheckResult, SubmissionError, check, format_line
-from .models import fit_warehouse
+from .models import file_findings
 from .writing import stage_exports, writing
 
 SUBMISSIONS = "submissions"
@@ -58,9 +60,9 @@ def _refuse_name(path: Path) -> None:
     name = path.name
     if name.startswith("."):
         raise AddError(f"{path}: a file name starting with '.' is not filed (such names are "
-                       "reserved for perfwh's temporary files); rename it", status=2)
+                       "reserved for perfwh's temporary files); rename it", status=1)
     if name in ("sources.yml",):
-        raise AddError(f"{path}: that name is the manifest's; rename the file", status=2)
+        raise AddError(f"{path}: that name is the manifest's; rename the file", status=1)
 
 
 def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
@@ -77,26 +79,26 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         try:
             result, con = check(path, warehouse=warehouse, sources_file=sources_file, rules=rules,
                                 scratch=scratch, today=today, keep=True, revision_of=revision_of,
-                                filing=True)
+                                fit_limit=None, waivers=waivers)
         except SubmissionError as err:
             raise AddError(f"cannot file the submission: {err}", status=err.status) from None
         try:
             if target.exists():
                 raise AddError(f"{target} already exists; give the submission a name of its own")
             _gate(result, waivers, path)
-            manifest_text = Path(sources_file).read_text(encoding="utf-8")
             entry = _entry(result, waivers)
-            new_text = with_entry(manifest_text, entry)
-            if revision_of:
-                new_text = with_retired(new_text, revision_of, path.name, today.isoformat())
-            staged_manifest = transaction.stage_text(sources_file, new_text)
-            load_manifest(staged_manifest)  # the new manifest must read back
-            insert_rows(con, "raw_waivers", waiver_rows(ReportSource(
-                path.name, result.family, result.source.sha256, entry)))
-            write_findings(con, rules)
-            fit_warehouse(con)
+            try:
+                new_text = with_entry(Path(sources_file).read_text(encoding="utf-8"), entry)
+                if revision_of:
+                    new_text = with_retired(new_text, revision_of, path.name, today.isoformat())
+                staged_manifest = transaction.stage_text(sources_file, new_text)
+                load_manifest(staged_manifest)  # the new manifest must read back
+            except SourceError as err:  # changed under the check, or will not take the entry
+                raise AddError(f"cannot file the submission: {err}", status=2) from None
+            record_manifest(con, hashlib.sha256(new_text.encode("utf-8")).hexdigest())
+            file_findings(con, rules, result.subjects)
             document(con)
-            stage_exports(transaction, warehouse).write(con)
+            stage_exports(transaction, warehouse).write(con, changed=result.changed)
         finally:
             con.close()
             remove_spill(spill_directory(scratch))

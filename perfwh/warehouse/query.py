@@ -1,7 +1,6 @@
 """`perfwh sql`: read-only queries for analysts, printed as a table, CSV or JSON."""
 from __future__ import annotations
 
-import csv
 import re
 import sys
 import threading
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.spreadsheet import csv_writer
 from perfwh.core.values import dumps
 
 from .db import out_of_memory
@@ -28,14 +28,19 @@ _UNIT = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
          "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
 
 
+# The memory limits every command accepts: from 1MB to 1TB (more than any machine here has).
+MIN_MEMORY, MAX_MEMORY = _UNIT["MB"], _UNIT["TB"]
+
+
 def memory_bytes(text: str) -> int:
-    """'1GB', '500MB', '2GiB' in bytes (DuckDB's spelling of sizes)."""
+    """'1GB', '500MB', '2GiB' in bytes (DuckDB's spelling of sizes), from 1MB to 1TB."""
     match = _SIZE.match(text)
     if not match:
         raise QueryError(f"{text!r} is not a memory size (expected e.g. 500MB, 1GB, 2GiB)")
     size = int(float(match.group(1)) * _UNIT[(match.group(2) or "B").upper()])
-    if size < _UNIT["MB"]:
-        raise QueryError(f"{text!r}: a memory size of at least 1MB is needed (e.g. 500MB, 1GB)")
+    if not MIN_MEMORY <= size <= MAX_MEMORY:
+        raise QueryError(f"{text!r}: a memory size of at least 1MB and at most 1TB is needed "
+                         "(e.g. 500MB, 1GB)")
     return size
 
 
@@ -56,18 +61,69 @@ class QueryTimeout(QueryError):
     pass
 
 
+class NotOneQuery(QueryError):
+    """The text is not one query `perfwh sql` runs (empty, several statements, or a statement
+    that is not a query): a usage error, refused before the warehouse is opened."""
+
+
+# Every query stops after this long unless --timeout says otherwise: a careless cross join
+# should not hold a core for hours.
+DEFAULT_TIMEOUT = 300.0
+MAX_TIMEOUT = 24 * 3600.0
+
+# What `perfwh sql` runs: queries, which DuckDB parses as SELECT statements - SELECT, WITH,
+# FROM-first, VALUES, TABLE, DESCRIBE, SHOW, SUMMARIZE. Every other kind (COPY, EXPORT,
+# ATTACH, INSTALL, LOAD, SET, PRAGMA, CALL, CHECKPOINT, CREATE, EXPLAIN ANALYZE of any of
+# those, a PIVOT statement ...) is refused before anything runs.
+QUERY_WORDS = "SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, SHOW or SUMMARIZE"
+
+
+def one_query(text: str) -> str:
+    """``text`` if it is exactly one query, else NotOneQuery saying what it is instead."""
+    try:
+        statements = duckdb.extract_statements(text)
+    except duckdb.Error as err:  # a syntax error: said as DuckDB says it
+        raise QueryError(str(err).strip()) from None
+    if not statements:
+        raise NotOneQuery("the query is empty")
+    if len(statements) > 1:
+        raise NotOneQuery(f"the text holds {len(statements)} statements; perfwh sql runs one "
+                          "query at a time (run each on its own, or join them with UNION ALL)")
+    kind = statements[0].type
+    if kind != duckdb.StatementType.SELECT:
+        word = (statements[0].query.split() or [kind.name])[0].upper()
+        hint = (" (a PIVOT or UNPIVOT statement runs as a query inside one: SELECT * FROM "
+                "(PIVOT ...))" if kind == duckdb.StatementType.MULTI else "")
+        raise NotOneQuery(f"{word} is not a query: perfwh sql runs queries only "
+                          f"({QUERY_WORDS}) and changes no table and no file{hint}")
+    return text
+
+
 def connect_read_only(path: Path, memory_limit: str = DEFAULT_MEMORY_LIMIT) -> duckdb.DuckDBPyConnection:
-    """The warehouse opened read-only, with no access to other files: a query can read
-    the warehouse and nothing else, and cannot write anywhere (no COPY TO, no ATTACH); and
-    it may use at most ``memory_limit`` of memory."""
+    """The warehouse opened read-only with no access to other files: a query reads the
+    warehouse and nothing else, and within ``memory_limit`` of memory. DuckDB still lets a
+    connection write to its own database's paths (the WAL files beside it, its temporary
+    folder): `one_query` keeps every statement that writes out, spilling to disk is off (past
+    the limit a query fails), extensions are neither installed nor loaded, and the settings
+    are locked against SET and PRAGMA; `perfwh sql` also gives up the right to change any file
+    (perfwh.core.sandbox) before it connects."""
     if not Path(path).is_file():
         raise QueryError(f"{path}: no warehouse yet; run `make` (or `perfwh build`) first")
     try:
-        return duckdb.connect(str(path), read_only=True,
-                              config={"enable_external_access": False, "memory_limit": memory_limit,
-                                      "lock_configuration": True})
+        return duckdb.connect(str(path), read_only=True, config=READ_ONLY_CONFIG | {
+            "memory_limit": memory_limit})
     except duckdb.Error as err:
         raise QueryError(f"{path}: cannot open the warehouse: {str(err).splitlines()[0]}") from None
+
+
+READ_ONLY_CONFIG = {
+    "enable_external_access": False,   # no other file, no network: read_csv, ATTACH, COPY TO
+    "temp_directory": "",              # no spilling: nothing written beside the warehouse
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "lock_configuration": True,        # last: SET, RESET and PRAGMA cannot undo the above
+}
 
 
 @dataclass
@@ -77,14 +133,14 @@ class QueryResult:
     rows: list[tuple]   # as DuckDB renders each value (text) or as Python values (for JSON)
 
 
-def query(path: Path, sql: str, params: list | None = None, timeout: float | None = None,
+def query(path: Path, sql: str, params: list | None = None, timeout: float | None = DEFAULT_TIMEOUT,
           memory_limit: str = DEFAULT_MEMORY_LIMIT, rendered: bool = True) -> QueryResult:
-    """Run one read-only query. ``rendered``: every value as DuckDB renders it (CAST AS
-    VARCHAR: numbers, dates and lists exactly as the DuckDB shell shows them); otherwise
-    Python values. It runs in a worker thread so that Ctrl-C (KeyboardInterrupt) and
-    ``timeout`` stop it at once (DuckDB is asked to interrupt) instead of when it ends."""
-    if not sql.strip():
-        raise QueryError("the query is empty")
+    """Run one read-only query (`one_query`). ``rendered``: every value as DuckDB renders it
+    (CAST AS VARCHAR: numbers, dates and lists exactly as the DuckDB shell shows them);
+    otherwise Python values. It runs in a worker thread so that Ctrl-C (KeyboardInterrupt) and
+    ``timeout`` (None: none) stop it at once (DuckDB is asked to interrupt) instead of when it
+    ends."""
+    one_query(sql)
     con = connect_read_only(path, memory_limit)
     outcome: dict = {}
     # Completion is an Event, not Thread.join: a KeyboardInterrupt raised inside join() can
@@ -155,11 +211,25 @@ def write_table(result: QueryResult, out=sys.stdout) -> None:
 
 
 def write_csv(result: QueryResult, out=sys.stdout) -> None:
-    """CSV with DuckDB's rendering of each value (NULL as an empty cell)."""
-    writer = csv.writer(out, lineterminator="\n")
+    """CSV with DuckDB's rendering of each value (NULL as an empty cell); a text a spreadsheet
+    would run as a formula gets a leading apostrophe (ingest.spreadsheet)."""
+    writer = csv_writer(out)
     writer.writerow(result.columns)
     for row in result.rows:
         writer.writerow(["" if v is None else v for v in row])
+
+
+def export_csv(con: duckdb.DuckDBPyConnection, relation: str, path: Path, chunk: int = 10000) -> None:
+    """A relation of ``con`` (a table or view name) as a CSV file, sorted on all its columns,
+    each value as DuckDB renders it, as `write_csv` writes them; streamed in chunks."""
+    name = '"' + relation.replace('"', '""') + '"'
+    result = con.execute(f"SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (SELECT * FROM {name} ORDER BY ALL)")
+    columns = [d[0] for d in result.description]
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv_writer(handle)
+        writer.writerow(columns)
+        while rows := result.fetchmany(chunk):
+            writer.writerows(["" if v is None else v for v in row] for row in rows)
 
 
 def write_json(result: QueryResult, out=sys.stdout) -> None:

@@ -52,20 +52,35 @@ class ReportSource:
 def load_manifest(path: Path) -> list[ReportSource]:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise SourceError(f"{path}: cannot read the manifest: {err}") from None
+    except OSError as err:
+        raise SourceError(f"{path}: cannot read the manifest: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise SourceError(f"{path}: cannot read the manifest: not UTF-8 text ({err.reason})") from None
+    except yaml.YAMLError as err:
+        raise SourceError(f"{path}: cannot read the manifest: {_yaml_problem(err)}") from None
+    if not isinstance(data, (dict, type(None))):
+        raise SourceError(f"{path}: expected a 'reports:' list")
     reports = (data or {}).get("reports")
     if not isinstance(reports, list) or not reports:
         raise SourceError(f"{path}: expected a 'reports:' list")
     out, seen = [], set()
     for number, entry in enumerate(reports, 1):
+        if not isinstance(entry, dict):
+            raise SourceError(f"{path}: report #{number} is not a mapping of fields (file:, family:, ...)")
         required = REQUIRED + (() if entry.get("family") == SUBMISSION_FAMILY else REPORT_REQUIRED)
         missing = [key for key in required if key not in entry]
         if missing:
             raise SourceError(f"{path}: report #{number} lacks {', '.join(missing)}")
+        if not isinstance(entry["file"], str) or not entry["file"].strip():
+            raise SourceError(f"{path}: report #{number}'s file is not a file name")
         if entry["file"] in seen:
             raise SourceError(f"{path}: {entry['file']} is listed twice")
         seen.add(entry["file"])
+        for field in ("platforms", "products"):
+            kinds = entry.get(field) or {}
+            if not isinstance(kinds, dict) or not all(isinstance(v, dict) for v in kinds.values()):
+                raise SourceError(f"{path}: {entry['file']} {field} is not a mapping of keys to "
+                                  "their fields")
         for key, platform in (entry.get("platforms") or {}).items():
             lacking = [f for f in PLATFORM_FIELDS if f not in platform]
             if lacking:
@@ -76,6 +91,14 @@ def load_manifest(path: Path) -> list[ReportSource]:
                 raise SourceError(f"{path}: {entry['file']} product {key} lacks {', '.join(lacking)}")
         out.append(ReportSource(entry["file"], entry["family"], str(entry["sha256"]), entry, number))
     return out
+
+
+def _yaml_problem(err: Exception) -> str:
+    """A YAML error in one line: where, and what the parser expected."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}{problem} (not valid YAML)"
 
 
 def sha256_of(path: Path) -> str:

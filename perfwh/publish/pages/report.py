@@ -3,12 +3,14 @@ and linked to the line of the report's text it was read from (shown at the botto
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from ingest import submission
 from ingest.reader import read_lines
 from ingest.vocabulary import config_label, kind_label, persistence_label, topology_label
-from perfwh.core.paths import RAW_DIR
+from perfwh.core.paths import raw_path
+from perfwh.warehouse.sources import sha256_of
 from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, table, tag
 
 from .common import (has, metric_header, number_cell, query, report_page_name, reports, src_anchor,
@@ -157,12 +159,24 @@ def _long_table(facts: list[dict], attrs: list[str], labels: dict[str, str]) -> 
                  numeric=[False] * len(attrs) + [False, True, False], class_="data results long")
 
 
+def built_from(rep: dict) -> Path | None:
+    """The raw file this warehouse read for the report: found by name under the raw folder
+    ($PERFWH_RAW, else data/raw) and only if its sha256 is the one the warehouse recorded - a
+    site built from another warehouse never shows a text that warehouse was not built from."""
+    raw = raw_path()
+    matches = sorted(p for p in raw.rglob("*") if p.name == rep["source"] and p.is_file()) \
+        if raw.is_dir() else []
+    return next((p for p in matches if sha256_of(p) == rep.get("sha256")), None)
+
+
 def _source_text(rep: dict, data_lines: set[int]) -> Html:
     """The report's text with numbered lines, each line an anchor (`<stem>-L<n>`)."""
-    matches = sorted(p for p in RAW_DIR.rglob("*") if p.name == rep["source"]) if RAW_DIR.exists() else []
-    if not matches:
-        return note(f"The source file {rep['source']} is not in {RAW_DIR.name}/, so its text is not shown.")
-    lines = submission.lines_of(matches[0]) if rep["family"] == submission.FAMILY else read_lines(matches[0])
+    found = built_from(rep)
+    if found is None:
+        return note(f"The text of {rep['source']} that this warehouse was built from (sha256 "
+                    f"{str(rep.get('sha256'))[:16]}...) is not in {raw_path()}, so it is not shown "
+                    "(perfwh site --raw names the folder it is in).")
+    lines = submission.lines_of(found) if rep["family"] == submission.FAMILY else read_lines(found)
     out = ['<pre class="source-text">']
     for ln in lines:
         anchor = src_anchor(rep["source"], ln.number)

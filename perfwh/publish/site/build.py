@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from perfwh.core.lock import writer_lock
-from perfwh.core.paths import PROJECT_ROOT, warehouse_env, warehouse_path
+from perfwh.core.paths import PROJECT_ROOT, raw_path, warehouse_env, warehouse_path
 from perfwh.stages.writing import writing
 
 from .config import MARKER, SiteConfig, SiteError, load_config
@@ -67,9 +67,11 @@ def _render_with_quarto(quarto: str, config: SiteConfig, out: Path, log: Callabl
 
 def build_site(db: Path | None = None, out: Path | None = None, *, root: Path = PROJECT_ROOT,
                renderer: str = "auto", log: Callable[[str], None] = print,
-               workers: int | None = None, wait: bool = True) -> SiteResult:
+               workers: int | None = None, wait: bool = True, raw: Path | None = None) -> SiteResult:
     """Render the site of `root`/_quarto.yml from warehouse `db` into `out` (default: the
-    output-dir of _quarto.yml). renderer: 'auto' (quarto when on PATH), 'quarto' or 'fallback'."""
+    output-dir of _quarto.yml). renderer: 'auto' (quarto when on PATH), 'quarto' or 'fallback'.
+    ``raw``: where the raw texts `db` was built from are (default data/raw; the report pages
+    show a text only if its sha256 is the one `db` recorded)."""
     start = time.perf_counter()
     config = load_config(root, out)
     db = warehouse_path(db).resolve()
@@ -85,7 +87,7 @@ def build_site(db: Path | None = None, out: Path | None = None, *, root: Path = 
     final.parent.mkdir(parents=True, exist_ok=True)
     # the warehouse's writer lock (no add while its site renders), and the project's: the
     # pre-render step writes the generated pages into the project's site/ folder
-    with warehouse_env(db), writer_lock(config.root / "site", "site", wait=wait), \
+    with warehouse_env(db, raw_path(raw).resolve()), writer_lock(config.root / "site", "site", wait=wait), \
             writing(db, "site", wait=wait, also=(final.parent,)) as transaction:
         staged_dir = transaction.stage(final)
         staged_dir.mkdir()

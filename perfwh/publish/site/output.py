@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from perfwh.core.paths import warehouse_env, warehouse_path
+from perfwh.warehouse.query import export_csv
 
 from perfwh.publish import datadocs
 from perfwh.publish.html import esc
@@ -56,10 +57,12 @@ def write_downloads(out: Path, db: Path) -> list[Path]:
     try:
         for t in tables:
             name = t["name"].replace('"', '""')
-            for fmt, opts in (("parquet", "FORMAT parquet"), ("csv", "FORMAT csv, HEADER true")):
-                path = target / fmt / f"{t['name']}.{fmt}"
-                con.execute(f"COPY (SELECT * FROM \"{name}\" ORDER BY ALL) TO ? ({opts})", [str(path)]).fetchall()
-                written.append(path)
+            path = target / "parquet" / f"{t['name']}.parquet"
+            con.execute(f"COPY (SELECT * FROM \"{name}\" ORDER BY ALL) TO ? (FORMAT parquet)",
+                        [str(path)]).fetchall()
+            # the CSV as every CSV of perfwh is written (no formula a spreadsheet would run)
+            export_csv(con, t["name"], target / "csv" / f"{t['name']}.csv")
+            written += [path, target / "csv" / f"{t['name']}.csv"]
     finally:
         con.close()
     return written
