@@ -665,11 +665,13 @@ def submissions(seed: int, count: int, oddity_rate: float = 0.0) -> Iterator[Sub
         yield generate(RandomDraw(seed * 1_000_003 + i), names[i % len(names)], oddity_rate)
 
 
-def rows(count: int, seed: int = 20261122, oddity_rate: float = 0.05) -> Iterator[dict]:
+def rows(count: int, seed: int = 20261122, oddity_rate: float = 0.05, typo_every: int = TYPO_EVERY,
+         tag: str = "") -> Iterator[dict]:
     """``count`` rows of generated submissions one after another (every shape), as a lab's
     results of many machines in one file: the tests and product versions are shared (one
-    cost each, wherever they run), each part's machines are its own. Many series and many
-    findings: the oddities, and a typo (a doubled digit in a rate) in one row of TYPO_EVERY."""
+    cost each, wherever they run), each part's machines are its own (named with ``tag`` and
+    the part's number). Many series and many findings: the oddities, and a typo (a doubled
+    digit in a rate) in one row of ``typo_every`` (0: none)."""
     n = 0
     shapes = tuple(SHAPES)
     draw = RandomDraw(seed)
@@ -677,21 +679,23 @@ def rows(count: int, seed: int = 20261122, oddity_rate: float = 0.05) -> Iterato
     part = 0
     while True:
         part += 1
-        names.tag = f" {part}"
+        names.tag = f"{tag} {part}"
         for row in generate(draw, shapes[part % len(shapes)], oddity_rate, names).rows:
             if n >= count:
                 return
             n += 1
-            if n % TYPO_EVERY == 0:
+            if typo_every and n % typo_every == 0:
                 row = dict(row, msg_rate=row["msg_rate"][0] + row["msg_rate"])
             yield row
 
 
-def write(path: Path, count: int, seed: int = 20261122) -> Path:
+def write(path: Path, count: int, seed: int = 20261122, oddity_rate: float = 0.05,
+          typo_every: int = TYPO_EVERY, tag: str = "") -> Path:
+    """``rows`` written as a CSV in the submission template."""
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows(count, seed))
+        writer.writerows(rows(count, seed, oddity_rate, typo_every, tag))
     return path
 
 

@@ -34,8 +34,9 @@ from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
 from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
                          METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
-                         PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS,
-                         allowed_tshirts, kind_spellings, kind_synonyms)
+                         OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
+                         TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, kind_synonyms,
+                         topology_spellings)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
@@ -174,7 +175,7 @@ def looks_like_submission(path: Path) -> bool:
 
 def header_problem(header: Sequence[str]) -> str | None:
     names = [h.strip().lstrip("\ufeff") for h in header]
-    missing = [c for c in TEMPLATE_COLUMNS if c not in names]
+    missing = [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
     if missing:
         return f"missing columns {', '.join(missing)}" + _misspellings(missing, names)
     twice = sorted({c for c in names if c and names.count(c) > 1})
@@ -314,9 +315,9 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
     named = [n if n else f"_unnamed_{i}" for i, n in enumerate(names)]
     columns = "{" + ", ".join(f"{_q(n)}: 'VARCHAR'" for n in named) + "}"
     # a name perfwh wrote with the apostrophe that keeps spreadsheets from running it reads back
-    # without it (ingest.spreadsheet)
-    template = ", ".join(f"nullif(trim({UNMARK_SQL.format(_ident(c))}), '') AS {c}"
-                         for c in TEMPLATE_COLUMNS)
+    # without it (ingest.spreadsheet); an optional column the header leaves out is blank
+    template = ", ".join(f"nullif(trim({UNMARK_SQL.format(_ident(c))}), '') AS {c}" if c in fmt.header
+                         else f"NULL::VARCHAR AS {c}" for c in TEMPLATE_COLUMNS)
     spare = " OR ".join(f"nullif(trim({_ident(f'_spare_{i}')}), '') IS NOT NULL"
                         for i in range(SPARE_CELLS))
     # Rows whose every cell is blank (Excel's ",,,,") are not measurements.
@@ -339,8 +340,8 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                                     strict_mode = false, all_varchar = true)) r {join})
             WHERE {any_cell} OR extra_cells""")
     except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
-        if type(err).__name__ == "InterruptException":  # Ctrl-C stopped the read: not bad input
-            raise
+        if type(err).__name__ in ("InterruptException", "OutOfMemoryException"):
+            raise  # Ctrl-C stopped the read, or the memory limit did: not bad input
         first = str(err).strip().splitlines()[0]
         match = re.search(r"[Ll]ine:?\s*(\d+)", first)
         raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,
@@ -428,6 +429,13 @@ def _name_nearest(con) -> None:
               AND sub_rejects.printed_value = n.value""")
 
 
+def _topology_sql(column: str) -> str:
+    """SQL for a topology cell as the topology's name, whichever documented spelling it is in
+    ("HA group", "ha_group", "HAgroup"); an unknown word stays as written."""
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(t)}" for w, t in sorted(topology_spellings().items()))
+    return f"COALESCE(CASE {FOLD_SQL.format(column)} {cases} END, {column})"
+
+
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
@@ -469,7 +477,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
-            SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind),
+            SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind,
+                               {_topology_sql('c.topology')} AS topology),
                    {', '.join(split)},
                    lower(persistent) AS persistent_word,
                    CASE lower(concurrency) {tshirt_case} END AS tshirt_name
@@ -503,6 +512,15 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
             END AS concurrency_problem,
             {_count_problem('server_cores')} AS cores_problem,
             {_count_problem('replicas')} AS replicas_problem,
+            CASE WHEN topology IS NULL OR list_contains({_list(sorted(TOPOLOGIES))}, topology) THEN NULL
+                 ELSE 'topology is not a topology' END AS topology_problem,
+            {_count_problem('queue_managers')} AS queue_managers_problem,
+            CASE WHEN simulated_latency_ms IS NULL THEN NULL
+                 WHEN NOT regexp_full_match(simulated_latency_ms, '{number}')
+                 THEN 'simulated_latency_ms is not a number of ms'
+                 WHEN topology = 'standalone'
+                 THEN 'simulated_latency_ms is given for a standalone test, which has no '
+                      || 'replication link' END AS latency_problem,
             {', '.join(problems_sql)}
         FROM typed t""")
     expected = {
@@ -514,11 +532,17 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                        "concurrency_kind tshirt one of " + allowed_tshirts(),
         "server_cores": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
         "replicas": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
+        "topology": "one of " + ", ".join(TOPOLOGIES) + ", or blank",
+        "queue_managers": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
+        "simulated_latency_ms": "a number of ms (0 for appliances connected directly) for a "
+                                "replicated topology, or blank",
         **{c: f"a name of at most {MAX_NAME_LENGTH} characters" for c in NAME_COLUMNS},
     }
     key_problems = [("message_size_bytes", "size_problem"), ("persistent", "persistent_problem"),
                     ("concurrency_kind", "kind_problem"), ("concurrency", "concurrency_problem"),
                     ("server_cores", "cores_problem"), ("replicas", "replicas_problem"),
+                    ("topology", "topology_problem"), ("queue_managers", "queue_managers_problem"),
+                    ("simulated_latency_ms", "latency_problem"),
                     *((c, f"{c}_problem") for c in NAME_COLUMNS)]
     cells = key_problems + [(m, f"{m}_problem") for m in METRIC_COLUMNS]
     allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
@@ -580,7 +604,7 @@ def _find_examples(con) -> None:
     def cell(value: str) -> str:
         return _q(value) if value else "NULL"
 
-    rows = ", ".join("(" + ", ".join(cell(e[c]) for c in TEMPLATE_COLUMNS) + ")" for e in _examples())
+    rows = ", ".join("(" + ", ".join(cell(e.get(c, "")) for c in TEMPLATE_COLUMNS) + ")" for e in _examples())
     same = " AND ".join(f"s.{c} IS NOT DISTINCT FROM e.{c}" for c in TEMPLATE_COLUMNS)
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_examples AS
@@ -633,7 +657,8 @@ def _raw_rows(con, source: str) -> None:
                k.{m.name}_unit AS unit, k.message_size_bytes AS size_printed,
                replace(k.size_number, ',', '') AS size_number, k.size_unit, k.persistent,
                k.concurrency_kind, k.concurrency AS concurrency_printed, k.concurrency_number,
-               k.replicas, k.tshirt, NULL::VARCHAR AS component, NULL::VARCHAR AS observed_at
+               k.replicas, k.tshirt, NULL::VARCHAR AS component, NULL::VARCHAR AS observed_at,
+               k.topology, k.queue_managers, k.simulated_latency_ms
         FROM keyed k WHERE k.{m.name} IS NOT NULL AND k.{m.name}_problem IS NULL"""
                   for order, m in enumerate(METRIC_COLUMNS.values(), 1)]
     con.sql(f"""
@@ -649,7 +674,9 @@ def _raw_rows(con, source: str) -> None:
                         THEN CASE tshirt_name {tshirt_cpu} END
                         ELSE replace(concurrency, ',', '') END AS concurrency_number,
                    CAST(replicas AS INTEGER) AS replicas,
-                   CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt
+                   CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt,
+                   topology, CAST(queue_managers AS INTEGER) AS queue_managers,
+                   replace(simulated_latency_ms, ',', '') AS simulated_latency_ms
             FROM sub_rows r
             JOIN sub_keys key ON key.product = r.product AND key.product_version = r.product_version
                              AND key.platform = r.platform

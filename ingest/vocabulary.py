@@ -21,6 +21,9 @@ class ConcurrencyKind:
     cpu_limit: bool = False  # the value is the CPU cores the runtime may use
     # other words submitters commonly write for it, read as it with a note saying so
     synonyms: tuple[str, ...] = ()
+    # the value is the load at which each row's peak was measured: it differs from row to row
+    # of one series (one test and deployment across sizes) rather than defining the series
+    peak_load: bool = False
 
 
 CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
@@ -47,6 +50,9 @@ CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
     ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
     ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
                     "spread over", synonyms=("queue managers", "qmgrs")),
+    ConcurrencyKind("requester_clients", "requester clients", "requester applications driving "
+                    "a request-responder test; the MQ Appliance tables print the number at which "
+                    "the peak rate was measured", peak_load=True, synonyms=("requesters", "clients")),
 )}
 
 # concurrency_kind words that say no concurrency is counted: read as a blank cell, with a note
@@ -60,6 +66,38 @@ def folded(word: str) -> str:
 
 
 FOLD_SQL = "regexp_replace(lower({}), '[^a-z0-9]', '', 'g')"
+
+
+@dataclass(frozen=True)
+class Topology:
+    name: str
+    label: str          # for people: "HA group"
+    meaning: str
+    replicated: bool    # the queue manager's data is copied to another appliance
+
+
+# How a messaging test was deployed (the MQ Appliance reports): on one appliance, or with its
+# queue managers' data replicated to a second appliance (an HA group, synchronously), to a
+# remote recovery appliance (DR, asynchronously), or both.
+TOPOLOGIES: dict[str, Topology] = {t.name: t for t in (
+    Topology("standalone", "standalone", "queue managers on one appliance, not replicated", False),
+    Topology("ha_group", "HA group", "queue managers of a high-availability group of two "
+             "appliances, their data replicated synchronously", True),
+    Topology("dr_pair", "DR pair", "queue managers replicated asynchronously to a disaster-"
+             "recovery appliance", True),
+    Topology("ha_dr", "HA group with DR", "queue managers of an HA group, also replicated "
+             "asynchronously to a disaster-recovery appliance", True),
+)}
+
+
+def topology_spellings() -> dict[str, str]:
+    """Every spelling of a topology read as it, folded (`folded`) -> its name: the name and
+    the label people read ("HA group", "ha_group", "HAgroup"), as `kind_spellings`."""
+    spellings: dict[str, str] = {}
+    for topology in TOPOLOGIES.values():
+        for word in (topology.name, topology.label):
+            spellings.setdefault(folded(word), topology.name)
+    return spellings
 
 
 def kind_spellings() -> dict[str, str]:
@@ -136,11 +174,16 @@ METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
     MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, MAX_CPU_MS, "CPU milliseconds per message"),
 )}
 
-# The submission template's columns, in order: keys first, then the metrics.
+# The submission template's columns, in order: keys first, then the metrics, then the deployment
+# of a messaging test. The deployment came after the first template: it is last, and a header
+# may leave it out (blank in every row), so that files written for the first stay readable,
+# their columns where they were.
 KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
                "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
+DEPLOYMENT_COLUMNS = ("topology", "queue_managers", "simulated_latency_ms")
 REQUIRED_COLUMNS = ("product", "product_version", "platform", "scenario")
-TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
+OPTIONAL_COLUMNS = DEPLOYMENT_COLUMNS
+TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS) + DEPLOYMENT_COLUMNS
 
 # What each key column holds, for messages and the README.
 _NAME = f"at most {MAX_NAME_LENGTH} characters"
@@ -162,6 +205,12 @@ KEY_MEANINGS = {
     "concurrency": f"the count (a number greater than 0 and at most {MAX_COUNT:,}), or for tshirt "
                    "a T-shirt name: " + ", ".join(TSHIRTS),
     "replicas": f"replicas of the runtime (a whole number {_COUNT}), blank if one",
+    "topology": "how the queue managers were deployed: " + ", ".join(TOPOLOGIES)
+                + " (in any case; the labels, such as HA group, are read too); blank if none",
+    "queue_managers": f"queue managers the test's queues are spread over (a whole number {_COUNT}), "
+                      "blank if not stated",
+    "simulated_latency_ms": "round-trip delay in ms inserted between replicating appliances (0 "
+                            "if connected directly), blank for a standalone test",
 }
 
 
@@ -224,6 +273,21 @@ def config_label(kind: str | None, concurrency: Any = None, replicas: Any = None
     return text
 
 
+def topology_label(topology: str | None, queue_managers: Any = None,
+                   simulated_latency_ms: Any = None) -> str | None:
+    """A deployment for people: 'HA group, 10 queue managers, 2 ms simulated latency'."""
+    parts = []
+    if topology is not None:
+        known = TOPOLOGIES.get(topology)
+        parts.append(known.label if known else topology.replace("_", " "))
+    if queue_managers is not None:
+        parts.append(f"{_number(queue_managers)} queue manager"
+                     + ("" if float(queue_managers) == 1 else "s"))
+    if simulated_latency_ms not in (None, 0, 0.0, "0"):
+        parts.append(f"{_number(simulated_latency_ms)} ms simulated latency")
+    return ", ".join(parts) or None
+
+
 def size_label(n: Any) -> str:
     """A message size for people: 2048 -> '2 KiB', 100 -> '100 B' (1 KiB = 1024 bytes)."""
     if n is None:
@@ -247,9 +311,14 @@ def template_markdown() -> str:
         tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
         lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
                      f"{tokens}) |")
+    for column in DEPLOYMENT_COLUMNS:
+        lines.append(f"| `{column}` | {KEY_MEANINGS[column]} (a column a file may leave out) |")
     lines += ["", "| concurrency_kind | counts | label | also read (with a note) |", "|---|---|---|---|"]
     for kind in CONCURRENCY_KINDS.values():
         lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} | {', '.join(kind.synonyms)} |")
+    lines += ["", "| topology | meaning | label |", "|---|---|---|"]
+    for topology in TOPOLOGIES.values():
+        lines.append(f"| `{topology.name}` | {topology.meaning} | {topology.label} |")
     lines += ["", "| T-shirt | also written | CPU (cores) | memory (MiB) |", "|---|---|---|---|"]
     for shirt in TSHIRTS.values():
         lines.append(f"| {shirt.name} | {', '.join(shirt.synonyms)} (any case) | {shirt.cpu_cores} "

@@ -3,10 +3,14 @@ connection it is handed and imports nothing of perfwh (only `ingest` for units a
 vocabulary); `perfwh.stages.models` writes its tables, `perfwh.cli` prints its answers.
 
 - `models.spec`: the models' names and shared limits, without numerics.
-- `models.fit`: the two models (fixed cost plus cost per KB; power law), their intervals,
-  leave-one-size-out; pure numerics (numpy, scipy).
+- `models.fit`: the two curves (fixed cost plus cost per KB; power law), their parameter
+  intervals, leave-one-size-out; pure numerics (numpy, scipy).
+- `models.hierarchy`: what a report's series share - the hierarchical model of the departures
+  of left-out sizes from their lines - and the calibrated Student t predictive distribution.
+- `models.predict`: every point predicted without its size, with its 90 % and 99 % intervals.
 - `models.tables`: series from the warehouse, exclusions from dq_findings, and the rows of
   model_fits, model_predictions, model_unfitted (model_accuracy is SQL over them).
-- `models.curves`: a fitted series back from the warehouse, its curve and prediction band.
-- `models.sizing`: cores for a rate at a size, with a 90 % interval (`perfwh size`).
+- `models.curves`: a fitted series back from the warehouse, its predictive curve at any size.
+- `models.sizing`: cores for a rate at a size, with a 90 % interval and what it rests on
+  (`perfwh size`).
 """

@@ -1,13 +1,26 @@
-"""Fitted series back from the warehouse: the chosen model of a series refitted from its usable
-points in model_predictions (the same points and code as `perfwh models`), and its curve with
-a prediction band, for `perfwh size`, the notebooks and the site."""
+"""Fitted series back from the warehouse: a series' predictive curve at any size, for `perfwh
+size`, the notebooks and the site - the same predictions and intervals `perfwh models` wrote.
+
+At each of its sizes a series has its leave-one-size-out prediction in model_predictions (its
+line fitted without the size, times what the report's series share there) with the log-scale
+SD of its predictive distribution (``sd_log``); model_fits holds the distribution's calibration
+(``interval_scale``, ``interval_df``). Between the measured sizes the curve is the series' line
+fitted to all its usable points, corrected by the ratio prediction / line of the neighbouring
+sizes, interpolated in log size, and so is the SD: at a measured size the curve gives exactly
+the prediction that was checked against the measurement. Beyond the measured sizes the end's
+correction is kept and its SD grows with the line's own uncertainty there (its leverage).
+"""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import duckdb
+import numpy as np
 
-from .fit import Fit, distinct_points, fit
+from .fit import KIB, Fit, distinct_points, fit
+from .hierarchy import Predictive
+from .spec import LINEAR, NARROW_LEVEL
 from .tables import query
 
 
@@ -21,7 +34,8 @@ def fit_row(con: duckdb.DuckDBPyConnection, series_id: int) -> dict:
 
 
 def refit(con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = None) -> tuple[Fit, dict]:
-    """(the chosen model fitted to the series' usable points, its model_fits row)."""
+    """(the series' line fitted to its usable points in model_predictions - the same points
+    and code as `perfwh models` - and its model_fits row)."""
     row = row or fit_row(con, series_id)
     points = query(con, """
         SELECT message_size_bytes, observed_cpu_ms_per_msg FROM model_predictions
@@ -30,17 +44,85 @@ def refit(con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = Non
     return fit(row["model"], x, y), row
 
 
-def curve(con: duckdb.DuckDBPyConnection, series_id: int, points: int = 40, level: float = 0.90,
+@dataclass(frozen=True)
+class Anchor:
+    """A measured size of the series: log(prediction / line) there and the prediction's SD."""
+
+    size: float
+    correction: float
+    sd: float | None
+
+
+def line_of(row: dict, sizes) -> Fit:
+    """The series' line from its model_fits row (the fit `refit` repeats), with (J'J)^-1 at its
+    usable ``sizes`` for the leverage: no least squares again, for a page that draws every series."""
+    a, b = row["fixed_ms"], row["ms_per_kb"]
+    u = np.asarray(sorted(sizes), dtype=float) / KIB
+    f = np.maximum(a + b * u, 1e-300)
+    jacobian = np.column_stack([1.0 / f, u / f])
+    inverse = np.linalg.pinv(jacobian.T @ jacobian)
+    return Fit(LINEAR, (a, b), ((float(inverse[0, 0]), float(inverse[0, 1])),
+                                (float(inverse[1, 0]), float(inverse[1, 1]))),
+               float("nan"), row["distinct_points"], tuple(float(s) for s in sorted(sizes)))
+
+
+class SeriesCurve:
+    """A fitted series' predictive curve (see the module's docstring)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = None):
+        self.row = row or fit_row(con, series_id)
+        self.predictive = Predictive(self.row["interval_scale"] or 1.0, self.row["interval_df"] or 1.0,
+                                     self.row["calibration_scores"] or 0)
+        found = query(con, """
+            SELECT message_size_bytes, arg_min(predicted_cpu_ms_per_msg, (excluded, source_line)),
+                   arg_min(sd_log, (excluded, source_line)), bool_and(excluded)
+            FROM model_predictions WHERE series_id = ? GROUP BY message_size_bytes
+            ORDER BY message_size_bytes""", [series_id])
+        self.line = line_of(self.row, [size for size, _p, _sd, excluded in found if not excluded])
+        self.anchors = [Anchor(float(size), math.log(predicted / float(self.line.predict([size])[0])),
+                               None if sd is None else float(sd))
+                        for size, predicted, sd, _excluded in found]
+
+    def _at(self, size: float) -> tuple[float, float | None]:
+        """(log correction, SD) at ``size``."""
+        a = self.anchors
+        if size <= a[0].size or size >= a[-1].size:
+            end = a[0] if size <= a[0].size else a[-1]
+            if end.sd is None or size == end.size:
+                return end.correction, end.sd
+            growth = math.sqrt((1.0 + float(self.line.leverage([size])[0])) /
+                               (1.0 + float(self.line.leverage([end.size])[0])))
+            return end.correction, end.sd * max(growth, 1.0)
+        right = next(i for i, anchor in enumerate(a) if anchor.size >= size)
+        lo, hi = a[right - 1], a[right]
+        w = (math.log(size) - math.log(lo.size)) / (math.log(hi.size) - math.log(lo.size))
+        sd = None if lo.sd is None or hi.sd is None else (1 - w) * lo.sd + w * hi.sd
+        return (1 - w) * lo.correction + w * hi.correction, sd
+
+    def at(self, sizes, level: float = NARROW_LEVEL):
+        """(median, lower, upper) of a new measurement at each size; lower/upper are None where
+        the series has no predictive SD (a report with no other series)."""
+        sizes = np.atleast_1d(np.asarray(sizes, dtype=float))
+        line = self.line.predict(sizes)
+        found = [self._at(float(s)) for s in sizes]
+        centre = line * np.exp([c for c, _ in found])
+        if any(sd is None for _, sd in found):
+            return centre, None, None
+        half = np.array([min(self.predictive.half_width(level, sd), 700.0) for _, sd in found])
+        return centre, centre * np.exp(-half), centre * np.exp(half)
+
+
+def curve(con: duckdb.DuckDBPyConnection, series_id: int, points: int = 40, level: float = NARROW_LEVEL,
           lo: float | None = None, hi: float | None = None) -> list[dict]:
-    """The fitted cost at ``points`` log-spaced sizes from ``lo`` to ``hi`` (default: the
+    """The predicted cost at ``points`` log-spaced sizes from ``lo`` to ``hi`` (default: the
     series' measured range) with the ``level`` prediction interval of a new measurement."""
-    model, row = refit(con, series_id)
-    lo = lo or row["min_size_bytes"]
-    hi = hi or row["max_size_bytes"]
+    series = SeriesCurve(con, series_id)
+    lo = lo or series.row["min_size_bytes"]
+    hi = hi or series.row["max_size_bytes"]
     step = (math.log(hi) - math.log(lo)) / max(points - 1, 1)
     sizes = [math.exp(math.log(lo) + i * step) for i in range(points)]
-    centre, lower, upper = model.interval(sizes, row["sigma_log"], row["sigma_df"], level)
-    return [{"series_id": series_id, "model": model.model, "message_size_bytes": s,
+    centre, lower, upper = series.at(sizes, level)
+    return [{"series_id": series_id, "model": series.row["model"], "message_size_bytes": s,
              "predicted_cpu_ms_per_msg": float(centre[i]),
              "lower": None if lower is None else float(lower[i]),
              "upper": None if upper is None else float(upper[i])}

@@ -1,6 +1,6 @@
-"""CPU cost against message size: two models, their intervals and leave-one-size-out.
+"""CPU cost against message size: the series' own curves and leave-one-size-out.
 
-Both models describe the *median* CPU cost per message, with multiplicative (log-normal)
+Both curves describe the *median* CPU cost per message, with multiplicative (log-normal)
 errors, so that a 2 KB message costing 0.3 ms and a 20 MB message costing 3000 ms weigh
 alike and every interval stays positive:
 
@@ -8,24 +8,24 @@ alike and every interval stays positive:
   KB, both >= 0), fitted by non-linear least squares on log(cost);
 - ``power``:  cost = ms_at_1kb x KB ** exponent, ordinary least squares in log-log space.
 
-KB = bytes / 1024 (the reports' convention). Residuals, residual variances (``rss``) and
-intervals are all on the natural-log scale. The residual standard deviation used for
-intervals can be pooled with other series (see ``pooled_sigma``); parameter intervals are
-Wald intervals with Student's t, prediction intervals add the residual variance to the
-parameter variance at the new size (delta method for the linear model).
+KB = bytes / 1024 (the reports' convention). Residuals and residual variances (``rss``) are on
+the natural-log scale. Parameter intervals are Wald intervals with Student's t. The prediction
+of a left-out size and its interval are not made here: the line of the other sizes is the
+start (``leave_one_size_out``), and `models.hierarchy` adds what the report's other series
+share and the predictive distribution.
 
-numpy is imported here at module level, scipy (slow to import) inside the two functions that
+numpy is imported here at module level, scipy (slow to import) inside the functions that
 need it: `perfwh check` on a submission without a series to fit does not pay for it. Import
 this module only where fitting happens (the CLI imports it inside its command functions).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .spec import LINEAR, MIN_SIZES, MODELS, POWER, WIDE_LEVEL  # noqa: F401 - the library's names
+from .spec import LINEAR, MIN_SIZES, MODELS, POWER  # noqa: F401 - the library's names
 
 KIB = 1024.0
 
@@ -96,23 +96,11 @@ class Fit:
             return np.column_stack([1.0 / f, u / f])
         return np.column_stack([np.ones_like(u), np.log(u)])
 
-    def interval(self, size_bytes, sigma: float | None, df: float | None, level: float = 0.90):
-        """(median, lower, upper) prediction of a new measurement at each size.
-
-        ``sigma``/``df``: the log-scale residual standard deviation and its degrees of
-        freedom (own or pooled). lower/upper are None when no variance can be estimated.
-        """
-        size = np.atleast_1d(np.asarray(size_bytes, dtype=float))
-        centre = self.log_predict(size)
-        t = t_quantile(df, level) if sigma is not None else None
-        if t is None:
-            return np.exp(centre), None, None
-        g = self.gradient(size)
-        v = np.asarray(self.xtx_inv)
-        leverage = np.einsum("ij,jk,ik->i", g, v, g)
-        half = t * sigma * np.sqrt(1.0 + np.maximum(leverage, 0.0))
-        with np.errstate(over="ignore"):  # an interval too wide for a float is infinite
-            return np.exp(centre), np.exp(centre - half), np.exp(centre + half)
+    def leverage(self, size_bytes) -> np.ndarray:
+        """g' (J'J)^-1 g at each size: how much of the residual variance the fit's own
+        uncertainty adds to a prediction there (small between the fitted sizes, growing beyond)."""
+        g = self.gradient(size_bytes)
+        return np.maximum(np.einsum("ij,jk,ik->i", g, np.asarray(self.xtx_inv), g), 0.0)
 
     def param_intervals(self, sigma: float | None, df: float | None, level: float = 0.95
                         ) -> list[tuple[float, float | None, float | None]]:
@@ -217,117 +205,66 @@ def distinct_points(size_bytes, cost_ms) -> tuple[np.ndarray, np.ndarray]:
 
 def pooled_sigma(rss: float, df: int, other_rss: float = 0.0, other_df: int = 0
                  ) -> tuple[float | None, int]:
-    """sqrt of (rss + other_rss) / (df + other_df) and its degrees of freedom.
-
-    The other terms come from other series of the same report (same model): with three
-    sizes a series alone has one degree of freedom, or none once a size is left out."""
+    """sqrt of (rss + other_rss) / (df + other_df) and its degrees of freedom: the residual SD
+    the parameters' 95 % intervals use, pooled with the other series of the same report (with
+    three sizes a series alone has one degree of freedom)."""
     total_df = df + other_df
     if total_df < 1:
         return None, 0
     return math.sqrt((rss + other_rss) / total_df), total_df
 
 
-@dataclass
-class LosoPrediction:
-    """The prediction at one point by a fit that did not use the point's size."""
+LOWEST, INTERIOR, HIGHEST = "lowest", "interior", "highest"
+
+
+def position(size: float, sizes) -> str:
+    """Where ``size`` lies among ``sizes`` (the sizes of a series, it included): a left-out
+    lowest or highest size is an extrapolation of the others, an interior one an interpolation."""
+    ordered = sorted(set(float(s) for s in sizes) | {float(size)})
+    if float(size) == ordered[0]:
+        return LOWEST
+    return HIGHEST if float(size) == ordered[-1] else INTERIOR
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """One size of a series predicted by the curve of its other sizes."""
 
     size: float
-    observed: float
-    predicted: float
-    lower: float | None
-    upper: float | None
-    fit_sizes: tuple[float, ...]
-    lower_wide: float | None = None  # the WIDE_LEVEL interval
-    upper_wide: float | None = None
+    position: str
+    observed: tuple[float, ...]   # the distinct costs measured at the size
+    predicted: float              # the curve of the other sizes at this size
+    fit: Fit                      # that curve
 
     @property
-    def ape_pct(self) -> float:
-        return abs(self.predicted - self.observed) / self.observed * 100.0
+    def residual(self) -> float:
+        """log(observed / predicted), averaged over the costs measured at the size: how far the
+        curve of the other sizes misses it (the departure `models.hierarchy` models)."""
+        return float(np.mean(np.log(np.asarray(self.observed) / self.predicted)))
 
     @property
-    def extrapolated(self) -> bool:
-        return self.size < self.fit_sizes[0] or self.size > self.fit_sizes[-1]
+    def leverage(self) -> float:
+        return float(self.fit.leverage([self.size])[0])
 
 
-@dataclass
-class SeriesFit:
-    """Both models on one series: full fits, leave-one-size-out predictions, the choice."""
-
-    fits: dict[str, Fit]
-    loso: dict[str, list[LosoPrediction]]
-    chosen: str
-    sigma: dict[str, float | None] = field(default_factory=dict)  # pooled, full fit
-    df: dict[str, int] = field(default_factory=dict)
-
-    def loso_mape(self, model: str) -> float:
-        return float(np.mean([p.ape_pct for p in self.loso[model]]))
-
-    @property
-    def fit(self) -> Fit:
-        return self.fits[self.chosen]
+def leave_one_size_out(model: str, size_bytes, cost_ms) -> list[LeftOut]:
+    """Each distinct size predicted by ``model`` fitted to the other sizes, smallest first."""
+    x, y = distinct_points(size_bytes, cost_ms)
+    sizes = sorted(set(x.tolist()))
+    if len(sizes) < MIN_SIZES:
+        raise FitError(f"leave-one-size-out needs at least {MIN_SIZES} distinct sizes, got {len(sizes)}")
+    out = []
+    for size in sizes:
+        keep = x != size
+        part = fit(model, x[keep], y[keep])
+        out.append(LeftOut(size, position(size, sizes), tuple(float(v) for v in y[~keep]),
+                           float(part.predict([size])[0]), part))
+    return out
 
 
 def full_fits(size_bytes, cost_ms) -> dict[str, Fit]:
     x, y = distinct_points(size_bytes, cost_ms)
     return {m: fit(m, x, y) for m in MODELS}
-
-
-def fit_series(size_bytes, cost_ms, other: dict[str, tuple[float, int]] | None = None,
-               level: float = 0.90, robust_other: dict[str, tuple[float, int]] | None = None,
-               ordinary=None) -> SeriesFit:
-    """Fit both models to one series and predict every distinct point leaving its size out.
-
-    ``other``: per model, (sum of rss, sum of df) of the other series to pool the residual
-    variance with (none: the series' own). The model with the smaller leave-one-size-out
-    mean absolute percentage error is chosen; on a tie, the linear one.
-
-    The WIDE_LEVEL interval of each left-out point pools with ``robust_other`` instead (the
-    report's series without the outlying ones; default ``other``), unless the fit of the
-    remaining sizes is itself outlying - ``ordinary(its residual SD, model)`` is False - in
-    which case its own variance alone stands: a series with one slipped point then holds that
-    point to the tight curve of the others, while the fits that include the slip get wide
-    intervals and flag nothing else.
-    """
-    x, y = distinct_points(size_bytes, cost_ms)
-    sizes = sorted(set(x.tolist()))
-    if len(sizes) < MIN_SIZES:
-        raise FitError(f"leave-one-size-out needs at least {MIN_SIZES} distinct sizes, got {len(sizes)}")
-    other = other or {}
-    fits, loso, sigma, dfs = {}, {}, {}, {}
-    for model in MODELS:
-        o_rss, o_df = other.get(model, (0.0, 0))
-        fits[model] = fit(model, x, y)
-        sigma[model], dfs[model] = pooled_sigma(fits[model].rss, fits[model].df, o_rss, o_df)
-        preds = []
-        for size in sizes:
-            keep = x != size
-            part = fit(model, x[keep], y[keep])
-            s, d = pooled_sigma(part.rss, part.df, o_rss, o_df)
-            held = ~keep
-            centre, lower, upper = part.interval(x[held], s, d, level)
-            if ordinary is None or ordinary(part.own_sigma, model):
-                ws, wd = pooled_sigma(part.rss, part.df, *(robust_other or other).get(model, (0.0, 0)))
-            else:
-                ws, wd = part.own_sigma, part.df
-            _centre, lower_wide, upper_wide = part.interval(x[held], ws, wd, WIDE_LEVEL)
-            for i, obs in enumerate(y[held]):
-                preds.append(LosoPrediction(size, float(obs), float(centre[i]),
-                                            _item(lower, i), _item(upper, i), part.sizes,
-                                            _item(lower_wide, i), _item(upper_wide, i)))
-        loso[model] = preds
-    result = SeriesFit(fits, loso, LINEAR, sigma, dfs)
-    mape = {m: result.loso_mape(m) for m in MODELS}
-    result.chosen = POWER if mape[POWER] < mape[LINEAR] else LINEAR
-    return result
-
-
-def _item(values, i: int) -> float | None:
-    return None if values is None else float(values[i])
-
-
-def loso_lookup(series: SeriesFit, model: str | None = None) -> dict[tuple[float, float], LosoPrediction]:
-    """(size, observed cost) -> the leave-one-size-out prediction of ``model`` (default chosen)."""
-    return {(p.size, p.observed): p for p in series.loso[model or series.chosen]}
 
 
 # -- rate, cost and cores -------------------------------------------------------------------

@@ -143,11 +143,11 @@ def _hardware(con, source: str, platform: str) -> str | None:
 
 
 def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: float) -> dict:
-    """The answer of one series: refit its chosen model, predict, convert to cores."""
-    from .curves import refit
+    """The answer of one series: its predictive curve at the size, converted to cores."""
+    from .curves import SeriesCurve
 
-    model, _ = refit(con, fit_row["series_id"], fit_row)
-    centre, lower, upper = model.interval([size_bytes], fit_row["sigma_log"], fit_row["sigma_df"], LEVEL)
+    series = SeriesCurve(con, fit_row["series_id"], fit_row)
+    centre, lower, upper = series.at([size_bytes], LEVEL)
     ms = float(centre[0])
     lo = None if lower is None else float(lower[0])
     hi = None if upper is None else float(upper[0])
@@ -155,13 +155,49 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
     def cores(v):
         return None if v is None else rate * v / 1000.0 / utilisation
 
-    a, b = model.params
-    formula = (f"cpu_ms = {a:.4g} + {b:.4g} x KB" if model.model == "linear"
-               else f"cpu_ms = {a:.4g} x KB^{b:.4g}")
+    a, b = series.line.params
+    formula = f"cpu_ms = {a:.4g} + {b:.4g} x KB"
     return {"cores": cores(ms), "cores_low": cores(lo), "cores_high": cores(hi),
             "cores_busy": rate * ms / 1000.0, "cpu_ms_per_msg": ms, "cpu_ms_per_msg_low": lo,
-            "cpu_ms_per_msg_high": hi, "model": model.model, "model_formula": formula,
-            "measured_sizes": [int(s) for s in model.sizes]}
+            "cpu_ms_per_msg_high": hi, "model": series.row["model"], "model_formula": formula,
+            "measured_sizes": [int(s) for s in series.line.sizes]}
+
+
+def basis(con, fit_row: dict, size_bytes: int) -> dict:
+    """What an answer rests on: the series' points (used and left out, with why), the model and
+    the interval's method and calibration - for the answer's "basis" and its text."""
+    from .spec import INTERVAL_METHOD
+
+    points = _rows(con, """
+        SELECT p.message_size_bytes AS size_bytes, p.observed_cpu_ms_per_msg AS cpu_ms_per_msg,
+               m.cpu_ms_per_msg_printed AS printed, p.source, p.source_line,
+               p.predicted_cpu_ms_per_msg AS predicted_without_its_size, p.lower_90, p.upper_90,
+               p.excluded, p.excluded_reason
+        FROM model_predictions p LEFT JOIN measurements m USING (measurement_id)
+        WHERE p.series_id = ? ORDER BY p.message_size_bytes, p.source_line""", [fit_row["series_id"]])
+    used = [p for p in points if not p["excluded"]]
+    left_out = [{k: p[k] for k in ("size_bytes", "printed", "source", "source_line", "excluded_reason")}
+                for p in points if p["excluded"]]
+    sizes = sorted({p["size_bytes"] for p in used})
+    where = ("at a measured size: the prediction of that size by the series' other sizes"
+             if size_bytes in sizes else
+             "between measured sizes: the series' line, corrected as at the neighbouring measured sizes"
+             if sizes[0] < size_bytes < sizes[-1] else
+             "beyond the measured sizes: the line extended, its interval widened by the line's own uncertainty")
+    return {
+        "series_id": fit_row["series_id"], "series_label": fit_row["series_label"],
+        "points": [{k: p[k] for k in ("size_bytes", "printed", "cpu_ms_per_msg", "source", "source_line",
+                                      "predicted_without_its_size", "lower_90", "upper_90")} for p in used],
+        "left_out": left_out,
+        "model": ("the series' line (fixed cost + cost per KB) fitted to its usable points, corrected "
+                  "by what the report's series of the same test and configuration share"),
+        "prediction": where,
+        "leave_one_size_out_median_error_pct": fit_row["loso_mdape_pct"],
+        "interval_method": INTERVAL_METHOD,
+        "calibration": {"t_scale": fit_row["interval_scale"], "t_df": fit_row["interval_df"],
+                        "scores": fit_row["calibration_scores"],
+                        "test_spread_sd_log": fit_row["spread_sd_log"]},
+    }
 
 
 @dataclass
@@ -227,7 +263,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         "cores": None, "cores_low": None, "cores_high": None, "cores_busy": None,
         "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
         "series_id": None, "series_label": None, "series": None, "model": None,
-        "model_formula": None, "measured_sizes": [], "hardware": None,
+        "model_formula": None, "measured_sizes": [], "hardware": None, "basis": None,
         "assumptions": [
             f"the cores run at {q.utilisation:.0%} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
             "CPU cost per message stays as measured when cores are added (linear scaling)",
@@ -302,14 +338,16 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         warnings.append("warning findings on this series' points: " + " | ".join(used.warnings))
     answer.update({"series_id": row["series_id"], "series_label": row["series_label"],
                    "series": _series_summary(row),
-                   "hardware": _hardware(con, row["source"], row["platform"])})
+                   "hardware": _hardware(con, row["source"], row["platform"]),
+                   "basis": basis(con, row, size_bytes)})
     lo, hi = row["min_size_bytes"], row["max_size_bytes"]
     if _outside(size_bytes, row):
         warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of this series "
                         f"({format_bytes(lo)} to {format_bytes(hi)}): extrapolation - the interval assumes "
                         f"the {row['model']} model holds beyond the data")
     if answer["cores_low"] is None:
-        warnings.append("no interval: the residual variance could not be estimated for this series")
+        warnings.append("no interval: the series is the only one of its report, and nothing but its own "
+                        "values could say how far a new measurement of it scatters")
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
@@ -360,12 +398,34 @@ def render_text(answer: dict) -> str:
             f"{_fmt(answer['cores_busy'])} cores of CPU time at 100 %",
             f"hardware: {answer['hardware'] or 'not recorded'}",
         ]
+        lines += _basis_lines(answer["basis"])
     for c in answer["candidates"] if answer["cores"] is None else []:
         lines.append(f"  candidate series {c['series_id']}: {c['series_label']}: "
                      f"{_fmt(c['cores'])} cores ({_fmt(c['cores_low'])} to {_fmt(c['cores_high'])})")
     lines += [f"assumes: {a}" for a in answer["assumptions"]] if answer["cores"] is not None else []
     lines += [f"warning: {w}" for w in answer["warnings"]]
     return "\n".join(lines)
+
+
+def _basis_lines(b: dict | None) -> list[str]:
+    """What the answer rests on, in a few lines (the answer's "basis" holds it all)."""
+    if not b:
+        return []
+    used = ", ".join(f"{format_bytes(p['size_bytes'])} {p['printed'] or _fmt(p['cpu_ms_per_msg'], 6)} ms "
+                     f"(line {p['source_line']})" for p in b["points"])
+    lines = [f"rests on: the series' {len(b['points'])} usable points: {used}"]
+    lines += [f"left out: {format_bytes(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
+              f"{p['excluded_reason']}" for p in b["left_out"]]
+    cal = b["calibration"]
+    error = b["leave_one_size_out_median_error_pct"]
+    lines.append(f"prediction: {b['prediction']}; leave-one-size-out median error of the series "
+                 + ("n/a" if error is None else f"{error:.2g} %"))
+    calibrated = (f"calibrated on {cal['scores']} leave-one-size-out errors of the report's other series"
+                  if cal["scores"] else "uncalibrated: too few other series in the report")
+    lines.append(f"interval: Student t on the log scale, scale {_fmt(cal['t_scale'])}, "
+                 f"{_fmt(cal['t_df'])} degrees of freedom, {calibrated}; its test's spread "
+                 f"{_fmt(cal['test_spread_sd_log'])} (log SD); method: {b['interval_method']}")
+    return lines
 
 
 def size_in(db: Path, q: SizeQuery) -> dict:

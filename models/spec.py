@@ -6,9 +6,35 @@ from __future__ import annotations
 LINEAR = "linear"
 POWER = "power"
 MODELS = (LINEAR, POWER)
+# Every prediction starts from the series' own line (fixed cost plus cost per KB); the power
+# law is fitted beside it for comparison only (README, "Models and sizing": it cannot bend from
+# a flat fixed cost into a per-KB slope, so its own error is 45-82 %).
+BASE = LINEAR
 MIN_SIZES = 3  # a series needs three sizes: two to fit each left-out one
-# The wide prediction interval a point's own leave-one-size-out prediction is held to by the
-# model residual rule (rules/model_residual.sql reads it from dq_predictions): outside it, the
-# point is unlikely (1 in 100) to be a measurement of the same cost curve. model_predictions
-# names its limits lower_99 and upper_99.
+# The two levels of the prediction intervals. Both come from one predictive distribution (a
+# Student t on the log scale), so the 90 % interval lies inside the 99 % one by construction.
+# model_predictions names their limits lower_90/upper_90 and lower_99/upper_99; the model
+# residual rule (rules/model_residual.sql, through dq_predictions) holds each point to the wide
+# one: outside it, the point is unlikely (1 in 100) to be a measurement of the same cost curve.
+NARROW_LEVEL = 0.90
 WIDE_LEVEL = 0.99
+LEVELS = (NARROW_LEVEL, WIDE_LEVEL)
+# How many degrees of freedom a test's own spread must outweigh before it counts more than the
+# report's typical spread (the prior of the empirical-Bayes shrinkage), and the predictive
+# distribution's degrees of freedom where too few leave-one-size-out scores calibrate it.
+PRIOR_DF = 4.0
+# Fewer scores than this (points of the report's other series) do not calibrate a Student t:
+# the predictive distribution is then the model's own, t with PRIOR_DF degrees of freedom.
+MIN_CALIBRATION_SCORES = 30
+# A fit of a series' other sizes whose own residual SD exceeds this many times its report's
+# median is itself outlying (a slip among those sizes): its left-out point gets an interval no
+# narrower than that fit's own prediction interval, so the slip is flagged, not its neighbours.
+POOL_OUTLIER = 5.0
+INTERVAL_METHOD = (
+    "leave-one-size-out prediction: the series' line fitted without the size, times the departure "
+    "from such lines that the same test (other products, platforms, configurations, persistence) and "
+    "the same configuration (other tests) show at that size, estimated by a hierarchical model of "
+    "the report; the interval is a Student t on the log scale whose spread is the series' test's "
+    "own, shrunk towards the report's (empirical Bayes, never using the point itself), calibrated "
+    "on the leave-one-size-out errors of the report's other series; 90 % and 99 % come from the "
+    "same distribution")

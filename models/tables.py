@@ -9,11 +9,12 @@ msg_rate, or its cost is not positive. Excluded points are not fitted but still 
 and say why they were left out.
 
 Tables written (documented in schema/dictionary.yml):
-- ``model_fits``: one row per fitted series, both models' parameters with 95 % intervals,
-  fit quality, the chosen model;
+- ``model_fits``: one row per fitted series, both curves' parameters with 95 % intervals,
+  fit quality, the calibration of its predictive distribution;
 - ``model_predictions``: one row per measurement of a fitted series, the leave-one-size-out
-  prediction with its 90 % interval, and the rate it implies where %CPU is known;
-- ``model_accuracy``: median absolute percentage errors per report and overall;
+  prediction (models.predict) with its 90 % and 99 % intervals, and the rate it implies where
+  %CPU is known;
+- ``model_accuracy``: errors, coverage, widths and interval scores per report and overall;
 - ``model_unfitted``: series with three or more measured sizes that could not be fitted
   because excluded points left fewer than three.
 """
@@ -29,7 +30,7 @@ import duckdb
 
 from ingest import vocabulary
 
-from .spec import LINEAR, MIN_SIZES, MODELS, POWER, WIDE_LEVEL
+from .spec import LINEAR, MIN_SIZES, NARROW_LEVEL, POWER, WIDE_LEVEL
 
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[tuple]:
@@ -66,7 +67,7 @@ class Series:
     key: dict
     points: list[Point] = field(default_factory=list)
     series_id: int | None = None
-    result: object = None  # models.fit.SeriesFit once fitted
+    result: object = None  # models.predict.SeriesResult once fitted
 
     @property
     def usable(self) -> list[Point]:
@@ -146,7 +147,8 @@ def findings_on_rows(con: duckdb.DuckDBPyConnection, severity: str | None = None
          AND f.metric IN ('cpu_ms_per_msg', 'msg_rate')
          AND ({by_fact} f.source = m.source AND f.source_line = m.source_line))
         WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
-        ORDER BY m.measurement_id, f.finding_id""", params=[severity, severity])
+        ORDER BY m.measurement_id, f.source_line, f.rule, f.metric, f.message, f.finding_id""",
+        params=[severity, severity])
     out: dict[int, list[dict]] = defaultdict(list)
     for row in result.fetchall():
         out[row[0]].append(dict(zip(result.columns[1:], row[1:])))
@@ -214,75 +216,21 @@ class ModelRun:
     unfitted: list[Series]  # >= 3 measured sizes, < 3 usable
 
 
-# The wide (99 %) interval the model residual rule holds each point to uses a robust pooled
-# variance: a series whose own residual standard deviation is more than POOL_OUTLIER times the
-# median of its report's series does not lend its variance to it. ACE 13's JSON Parse series,
-# whose 2 MB costs lie 27-30 times above the curve of their smaller sizes, have 65 times the
-# median; pooled, they would widen every wide interval of the report (its residual SD from
-# 0.03 to 0.74) and hide any slip. The 90 % intervals (sizing, model_accuracy) keep the
-# classical pooled variance.
-POOL_OUTLIER = 5.0
-
-
 def fit_all(series: list[Series]) -> ModelRun:
-    """Fit every series with enough usable sizes; residual variances pooled per report."""
+    """Fit every series with enough usable sizes and predict every point of it without its
+    size (models.predict); the series of a report share what they can."""
     fitted = [s for s in series if len(s.usable_sizes) >= MIN_SIZES]
     unfitted = [s for s in series if len(s.sizes) >= MIN_SIZES and len(s.usable_sizes) < MIN_SIZES]
-    if not fitted:  # the numerics (numpy, scipy) are loaded only when there is something to fit
-        return ModelRun(fitted, unfitted)
-    from .fit import fit_series, full_fits
-
-    # Pass 1: full fits, summed per report and model, to pool residual variances (and the
-    # robust pool: without the outlying series).
-    full = {id(s): full_fits([p.size for p in s.usable], [p.cost for p in s.usable]) for s in fitted}
-    totals: dict[tuple[str, str], list] = defaultdict(lambda: [0.0, 0])
-    robust: dict[tuple[str, str], list] = defaultdict(lambda: [0.0, 0])
-    typical: dict[tuple[str, str], float | None] = {}
-    pooled = set()
-    for (source, model), members in _by_report(fitted, MODELS).items():
-        typical[(source, model)] = _median([full[id(s)][model].own_sigma for s in members
-                                            if full[id(s)][model].own_sigma is not None])
-        for s in members:
-            fit = full[id(s)][model]
-            totals[(source, model)][0] += fit.rss
-            totals[(source, model)][1] += fit.df
-            if _ordinary(fit.own_sigma, typical[(source, model)]):
-                pooled.add((id(s), model))
-                robust[(source, model)][0] += fit.rss
-                robust[(source, model)][1] += fit.df
     for s in fitted:
         s.series_id = series_id_of(s.key)
     if len({s.series_id for s in fitted}) < len(fitted):
         raise ValueError("two series have the same series_id (the first 48 bits of their key's "
                          "SHA-256): widen series_id_of")
-    # Pass 2: each series with the other series of its report.
-    for s in fitted:
-        other, robust_other = {}, {}
-        for model in MODELS:
-            key, own = (s.key["source"], model), full[id(s)][model]
-            other[model] = (totals[key][0] - own.rss, totals[key][1] - own.df)
-            mine = (id(s), model) in pooled
-            robust_other[model] = (robust[key][0] - (own.rss if mine else 0.0),
-                                   robust[key][1] - (own.df if mine else 0))
-        s.result = fit_series([p.size for p in s.usable], [p.cost for p in s.usable], other,
-                              robust_other=robust_other,
-                              ordinary=lambda sigma, m=None, src=s.key["source"]: _ordinary(
-                                  sigma, typical.get((src, m))))
+    if fitted:  # the numerics (numpy, scipy) are loaded only when there is something to fit
+        from .predict import fit_reports
+
+        fit_reports(fitted)
     return ModelRun(fitted, unfitted)
-
-
-def _ordinary(sigma: float | None, typical: float | None) -> bool:
-    """Whether a residual standard deviation is within POOL_OUTLIER times its report's median
-    (unknown ones are: a fit without degrees of freedom tells nothing)."""
-    return sigma is None or typical is None or sigma <= POOL_OUTLIER * typical
-
-
-def _by_report(fitted: list[Series], models) -> dict[tuple[str, str], list[Series]]:
-    out: dict[tuple[str, str], list[Series]] = defaultdict(list)
-    for s in fitted:
-        for model in models:
-            out[(s.key["source"], model)].append(s)
-    return out
 
 
 # -- rows of the tables ---------------------------------------------------------------------
@@ -295,26 +243,20 @@ def _f(value):
     return value if math.isfinite(value) else None
 
 
-def _pct(value, q):
-    import numpy as np
-    return float(np.percentile(value, q)) if len(value) else None
-
-
 def fit_rows(run_: ModelRun) -> list[dict]:
     rows = []
     for s in run_.fitted:
         r = s.result
         lin, pwr = r.fits[LINEAR], r.fits[POWER]
-        (a, a_lo, a_hi), (b, b_lo, b_hi) = lin.param_intervals(r.sigma[LINEAR], r.df[LINEAR])
-        (c, c_lo, c_hi), (e, e_lo, e_hi) = pwr.param_intervals(r.sigma[POWER], r.df[POWER])
-        chosen = r.fit
-        apes = [p.ape_pct for p in _usable_predictions(s)]
+        (a, a_lo, a_hi), (b, b_lo, b_hi) = lin.param_intervals(*r.sigma[LINEAR])
+        (c, c_lo, c_hi), (e, e_lo, e_hi) = pwr.param_intervals(*r.sigma[POWER])
+        apes = [ape for _p, _pr, ape in _usable(s)]
         implied = [p.msg_rate * p.cost / 1000.0 for p in s.usable if p.msg_rate is not None]
         capacity = s.key["cpu_limit_cores"] if s.key["cpu_limit_cores"] is not None else s.key["server_cores"]
         rows.append({
             "series_id": s.series_id, "series_label": s.label, **s.key,
             "model": r.chosen,
-            "points": len(s.usable), "distinct_points": chosen.n, "sizes": len(s.usable_sizes),
+            "points": len(s.usable), "distinct_points": r.fit.n, "sizes": len(s.usable_sizes),
             "excluded_points": len(s.points) - len(s.usable),
             "min_size_bytes": int(s.usable_sizes[0]), "max_size_bytes": int(s.usable_sizes[-1]),
             "fixed_ms": _f(a), "fixed_ms_lower_95": _f(a_lo), "fixed_ms_upper_95": _f(a_hi),
@@ -324,8 +266,11 @@ def fit_rows(run_: ModelRun) -> list[dict]:
             "linear_r2_log": _f(lin.r2_log), "power_r2_log": _f(pwr.r2_log),
             "linear_loso_mape_pct": _f(r.loso_mape(LINEAR)), "power_loso_mape_pct": _f(r.loso_mape(POWER)),
             "loso_mdape_pct": _f(_median(apes)), "loso_max_ape_pct": _f(max(apes)),
-            "residual_sd_log": _f(chosen.own_sigma), "residual_df": chosen.df,
-            "sigma_log": _f(r.sigma[r.chosen]), "sigma_df": r.df[r.chosen],
+            "residual_sd_log": _f(lin.own_sigma), "residual_df": lin.df,
+            "sigma_log": _f(r.sigma[LINEAR][0]), "sigma_df": r.sigma[LINEAR][1],
+            "spread_sd_log": _f(None if r.spread is None else math.sqrt(r.spread)),
+            "interval_scale": _f(r.predictive.scale), "interval_df": _f(r.predictive.df),
+            "calibration_scores": r.predictive.scores,
             "capacity_cores": _f(capacity),
             "implied_cores_max": _f(max(implied)) if implied else None,
         })
@@ -337,60 +282,26 @@ def _median(values):
     return statistics.median(values) if values else None
 
 
-@dataclass
-class _Pred:
-    point: Point
-    predicted: float
-    lower: float | None
-    upper: float | None
-    fit_sizes: tuple
-    linear: float
-    power: float
-    lower_wide: float | None
-    upper_wide: float | None
-
-    @property
-    def ape_pct(self) -> float:
-        return abs(self.predicted - self.point.cost) / self.point.cost * 100.0
-
-
-def _predictions(s: Series) -> list[_Pred]:
-    from .fit import loso_lookup
-
-    r = s.result
-    lookups = {m: loso_lookup(r, m) for m in (LINEAR, POWER)}
+def _usable(s: Series):
+    """(point, its prediction, absolute percentage error) of each usable point."""
     out = []
-    for p in s.points:
-        if not p.excluded:
-            mine = lookups[r.chosen][(p.size, p.cost)]
-            out.append(_Pred(p, mine.predicted, mine.lower, mine.upper, mine.fit_sizes,
-                             lookups[LINEAR][(p.size, p.cost)].predicted,
-                             lookups[POWER][(p.size, p.cost)].predicted,
-                             mine.lower_wide, mine.upper_wide))
-        else:  # never used: the fit of all usable points predicts it
-            sigma, df = r.sigma[r.chosen], r.df[r.chosen]
-            centre, lower, upper = r.fit.interval([p.size], sigma, df)
-            _centre, lower_wide, upper_wide = r.fit.interval([p.size], sigma, df, WIDE_LEVEL)
-            out.append(_Pred(p, float(centre[0]), _first(lower), _first(upper), r.fit.sizes,
-                             float(r.fits[LINEAR].predict([p.size])[0]),
-                             float(r.fits[POWER].predict([p.size])[0]),
-                             _first(lower_wide), _first(upper_wide)))
+    for p in s.usable:
+        pr = s.result.predictions[p.size]
+        out.append((p, pr, abs(pr.predicted - p.cost) / p.cost * 100.0))
     return out
 
 
-def _first(values) -> float | None:
-    return None if values is None else float(values[0])
-
-
-def _usable_predictions(s: Series):
-    return [p for p in _predictions(s) if not p.point.excluded]
+def _inside(cost: float, limits: tuple) -> bool | None:
+    lower, upper = limits
+    return None if lower is None else bool(lower <= cost <= upper)
 
 
 def prediction_rows(run_: ModelRun) -> list[dict]:
     rows = []
     for s in run_.fitted:
-        for pr in _predictions(s):
-            p = pr.point
+        for p in s.points:
+            pr = s.result.predictions[p.size]
+            (lo90, hi90), (lo99, hi99) = pr.interval(NARROW_LEVEL), pr.interval(WIDE_LEVEL)
             cores = s.key["server_cores"]
             rate_ok = cores is not None and p.cpu_busy_pct is not None
             util = p.cpu_busy_pct / 100.0 if rate_ok else None
@@ -405,20 +316,20 @@ def prediction_rows(run_: ModelRun) -> list[dict]:
                 "replicas": s.key["replicas"], "tshirt": s.key["tshirt"],
                 "message_size_bytes": int(p.size),
                 "observed_cpu_ms_per_msg": p.cost, "predicted_cpu_ms_per_msg": _f(pr.predicted),
-                "lower_90": _f(pr.lower), "upper_90": _f(pr.upper),
-                "lower_99": _f(pr.lower_wide), "upper_99": _f(pr.upper_wide), "model": s.result.chosen,
-                "ape_pct": _f(pr.ape_pct),
-                "inside_90": None if pr.lower is None else bool(pr.lower <= p.cost <= pr.upper),
+                "lower_90": _f(lo90), "upper_90": _f(hi90),
+                "lower_99": _f(lo99), "upper_99": _f(hi99), "model": s.result.chosen,
+                "ape_pct": _f(abs(pr.predicted - p.cost) / p.cost * 100.0),
+                "inside_90": _inside(p.cost, (lo90, hi90)), "inside_99": _inside(p.cost, (lo99, hi99)),
+                "departure_log": _f(pr.departure), "sd_log": _f(pr.sd),
                 "excluded": p.excluded, "excluded_reason": p.excluded_reason,
-                "fit_sizes": len(pr.fit_sizes),
-                "extrapolated": bool(p.size < pr.fit_sizes[0] or p.size > pr.fit_sizes[-1]),
-                "predicted_linear_cpu_ms_per_msg": _f(pr.linear),
+                "fit_sizes": len(pr.fit_sizes), "extrapolated": pr.extrapolated,
+                "predicted_linear_cpu_ms_per_msg": _f(pr.base),
                 "predicted_power_cpu_ms_per_msg": _f(pr.power),
                 "server_cores": cores, "cpu_busy_pct": p.cpu_busy_pct, "observed_msg_rate": p.msg_rate,
                 "rate_from_observed_cost": _f(cores * util * 1000.0 / p.cost) if rate_ok else None,
                 "rate_from_predicted_cost": _f(rate_pred),
-                "rate_lower_90": _f(cores * util * 1000.0 / pr.upper) if rate_ok and pr.upper else None,
-                "rate_upper_90": _f(cores * util * 1000.0 / pr.lower) if rate_ok and pr.lower else None,
+                "rate_lower_90": _f(cores * util * 1000.0 / hi90) if rate_ok and hi90 else None,
+                "rate_upper_90": _f(cores * util * 1000.0 / lo90) if rate_ok and lo90 else None,
                 "rate_ape_pct": (_f(abs(rate_pred - p.msg_rate) / p.msg_rate * 100.0)
                                  if rate_ok and p.msg_rate else None),
             })
@@ -458,17 +369,19 @@ FIT_COLUMNS = {
     "linear_loso_mape_pct": "DOUBLE", "power_loso_mape_pct": "DOUBLE",
     "loso_mdape_pct": "DOUBLE", "loso_max_ape_pct": "DOUBLE",
     "residual_sd_log": "DOUBLE", "residual_df": "INTEGER", "sigma_log": "DOUBLE", "sigma_df": "INTEGER",
-    "capacity_cores": "DOUBLE", "implied_cores_max": "DOUBLE",
+    "spread_sd_log": "DOUBLE", "interval_scale": "DOUBLE", "interval_df": "DOUBLE",
+    "calibration_scores": "INTEGER", "capacity_cores": "DOUBLE", "implied_cores_max": "DOUBLE",
 }
 PREDICTION_COLUMNS = {
-    "series_id": "BIGINT", "measurement_id": "INTEGER", "source": "VARCHAR", "source_line": "INTEGER",
+    "series_id": "BIGINT", "measurement_id": "BIGINT", "source": "VARCHAR", "source_line": "INTEGER",
     "page": "INTEGER", "source_table": "VARCHAR", "product": "VARCHAR", "product_version": "VARCHAR",
     "platform": "VARCHAR", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER", "tshirt": "VARCHAR",
     "message_size_bytes": "BIGINT", "observed_cpu_ms_per_msg": "DOUBLE",
     "predicted_cpu_ms_per_msg": "DOUBLE", "lower_90": "DOUBLE", "upper_90": "DOUBLE",
     "lower_99": "DOUBLE", "upper_99": "DOUBLE", "model": "VARCHAR",
-    "ape_pct": "DOUBLE", "inside_90": "BOOLEAN", "excluded": "BOOLEAN", "excluded_reason": "VARCHAR",
+    "ape_pct": "DOUBLE", "inside_90": "BOOLEAN", "inside_99": "BOOLEAN", "departure_log": "DOUBLE",
+    "sd_log": "DOUBLE", "excluded": "BOOLEAN", "excluded_reason": "VARCHAR",
     "fit_sizes": "INTEGER", "extrapolated": "BOOLEAN",
     "predicted_linear_cpu_ms_per_msg": "DOUBLE", "predicted_power_cpu_ms_per_msg": "DOUBLE",
     "server_cores": "INTEGER", "cpu_busy_pct": "DOUBLE", "observed_msg_rate": "DOUBLE",
@@ -481,18 +394,22 @@ UNFITTED_COLUMNS = {
     "reason": "VARCHAR",
 }
 
-# One row per scope (each report, then 'all') and model ('chosen', 'linear', 'power'), computed
-# from model_predictions so that every figure can be re-derived with SQL. The percentages are
+# One row per scope (each report, then 'all') and model ('chosen': what model_predictions predicts;
+# 'linear' and 'power': each series' own curve of its other sizes alone), computed from
+# model_predictions so that every figure can be re-derived with SQL. The percentages are
 # DECIMAL(12, 2): computed here, not printed by a report, they are kept to the hundredth that
-# is their worth, and print as 7.30, not as the binary double 7.300000000000184.
+# is their worth, and print as 7.30, not as the binary double 7.300000000000184. The interval
+# score is Gneiting & Raftery's (2007, eq. 43): width + 2/alpha x how far the observation lies
+# outside, alpha = 1 - level, taken on the natural log of the cost (the scale the models
+# predict on, so that series of 0.3 ms and of 3000 ms weigh alike); lower is better.
 ACCURACY_SQL = """
 CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2));
 CREATE TABLE model_accuracy AS
 WITH p AS (
-    SELECT source, series_id, excluded, extrapolated, inside_90, rate_ape_pct,
+    SELECT source, series_id, excluded, extrapolated, inside_90, inside_99, rate_ape_pct,
            observed_msg_rate, rate_from_observed_cost, observed_cpu_ms_per_msg AS obs,
            predicted_cpu_ms_per_msg AS chosen, predicted_linear_cpu_ms_per_msg AS linear,
-           predicted_power_cpu_ms_per_msg AS power
+           predicted_power_cpu_ms_per_msg AS power, lower_90, upper_90, lower_99, upper_99
     FROM model_predictions),
 long AS (
     SELECT p.*, m.model, CASE m.model WHEN 'chosen' THEN chosen WHEN 'linear' THEN linear
@@ -502,7 +419,13 @@ scoped AS (
     SELECT source AS scope, 1 AS scope_ord, * FROM long
     UNION ALL
     SELECT 'all' AS scope, 2 AS scope_ord, * FROM long),
-e AS (SELECT *, abs(pred - obs) / obs * 100 AS ape FROM scoped)
+e AS (
+    SELECT *, abs(pred - obs) / obs * 100 AS ape,
+           ln(upper_90 / lower_90) + 2 / 0.10 * (greatest(ln(lower_90 / obs), 0)
+                                                  + greatest(ln(obs / upper_90), 0)) AS score_90,
+           ln(upper_99 / lower_99) + 2 / 0.01 * (greatest(ln(lower_99 / obs), 0)
+                                                  + greatest(ln(obs / upper_99), 0)) AS score_99
+    FROM scoped)
 SELECT
     scope,
     model,
@@ -518,6 +441,19 @@ SELECT
         pct(100.0 * avg(CASE WHEN inside_90 THEN 1 ELSE 0 END)
                 FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL))
     END                                                                     AS inside_90_pct,
+    CASE WHEN model = 'chosen' THEN
+        pct(100.0 * avg(CASE WHEN inside_99 THEN 1 ELSE 0 END)
+                FILTER (WHERE NOT excluded AND inside_99 IS NOT NULL))
+    END                                                                     AS inside_99_pct,
+    CASE WHEN model = 'chosen' THEN
+        pct(median((upper_90 - lower_90) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_90_pct,
+    CASE WHEN model = 'chosen' THEN
+        pct(median((upper_99 - lower_99) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_99_pct,
+    CASE WHEN model = 'chosen' THEN avg(score_90) FILTER (WHERE NOT excluded) END AS interval_score_90,
+    CASE WHEN model = 'chosen' THEN avg(score_99) FILTER (WHERE NOT excluded) END AS interval_score_99,
+    CASE WHEN model = 'chosen' THEN
+        count(*) FILTER (WHERE NOT excluded AND (lower_90 < lower_99 OR upper_90 > upper_99))::INTEGER
+    END                                                                     AS wider_90_than_99,
     CASE WHEN model = 'chosen' THEN
         count(rate_ape_pct) FILTER (WHERE NOT excluded)::INTEGER END        AS rate_points,
     CASE WHEN model = 'chosen' THEN

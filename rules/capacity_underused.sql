@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: rate x CPU cost far below the capacity in a saturation test, below a bigger saturated capacity's share, or flat while the capacity grows
 -- reason: Rate x CPU cost is the cores a run kept busy; cpu_capacity catches it above the

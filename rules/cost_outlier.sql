@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: tables without %CPU: cost per KB against the series' own shape and against the other product, platform or capacity
 -- reason: Where a table has no %CPU (ACE 11, ACE 13) the CPU identity cannot check a cost,

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_input
+-- compares: source
 -- repair: tight
 -- summary: CPU ms/msg = cores x 1000 x %CPU/100 / rate, in interval arithmetic on the printed precision
 -- reason: The reports define CPU ms/msg = cores x 1000 x (%CPU / 100) / message rate. Each

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: row
 -- repair: band
 -- summary: a CPU cost outside the 99 % interval that its series' cost model predicts from the other sizes
 -- reason: The models stage fits CPU cost against message size for every series with three or

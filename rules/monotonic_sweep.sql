@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: within a series, bigger messages are not faster, nor cheaper (5 % tolerance)
 -- reason: Within one series (same table, product, platform, scenario, persistence and

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: persistent runs are not faster or cheaper than non-persistent ones
 -- reason: Persistent messages are logged to disk, so a persistent run should be no faster

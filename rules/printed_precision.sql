@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: tight
 -- summary: a cell printed with more decimals than the rest of its column or series, or fewer where the column pads with zeros
 -- reason: A report prints a column to one precision (WBIMB's rates to two decimals, IIB's to

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: identical numbers under different labels (significance scaled to the number of row pairs)
 -- reason: Two rows of a report with different labels (scenario, size, persistence,

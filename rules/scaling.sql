@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: more capacity does not lower the rate (5 %), nor raise it more than proportionally (+10 %)
 -- reason: More capacity - flow instances, execution groups, Docker cores, a bigger T-shirt,

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: tables without %CPU: a row's implied utilisation against the other sizes of its configuration, beyond the test's own spread
 -- reason: Where a table has no %CPU, rate x CPU cost / cores available is the utilisation a

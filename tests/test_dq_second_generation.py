@@ -166,12 +166,13 @@ def test_a_dropped_decimal_in_a_column_that_keeps_trailing_zeros_is_found(wh, bu
 # -- model residual ------------------------------------------------------------------------
 
 def test_model_residuals_on_the_reports(wh):
-    """The judged residuals (README, Data quality): ACE 13's JSON Parse 2 MB and MQ rows, IIB's
-    20 MB and I/O-bound rows, WBIMB's Database Insert/Delete 1KB."""
+    """The judged residuals (README, Data quality): ACE 13's MQ Aggregation Small at 200K and
+    2MB, ACE 11's Windows ESQL 2k on one core, WBIMB's three 64KB rows at the edge of tight
+    intervals (one printed twice). ACE 13's JSON Parse 2MB is not among them: its other T-shirts
+    predict it."""
     lines = {(f["source"], f["source_line"]) for f in findings(wh, "rule = 'model_residual'")}
-    assert lines == {(ACE13, 243), (ACE13, 261), (ACE13, 276), (ACE13, 294), (ACE13, 345),
-                     (ACE13, 346), (ACE13, 347), (IIB, 51), (IIB, 82), (IIB, 84), (IIB, 104),
-                     (IIB, 106), (WBIMB, 974)}
+    assert lines == {(ACE11, 341), (ACE13, 242), (ACE13, 245), (WBIMB, 919), (WBIMB, 956),
+                     (WBIMB, 977), (WBIMB, 1301)}
 
 
 def test_a_cost_slip_outside_its_series_curve_is_found_and_repaired(wh, built_warehouse, tmp_path):
@@ -187,7 +188,7 @@ def test_a_cost_slip_outside_its_series_curve_is_found_and_repaired(wh, built_wa
 
 
 def test_a_check_fits_no_more_series_than_its_limit_and_says_so(wh, built_warehouse, tmp_path):
-    """Fitting costs about 10 ms a series: past --fit-limit the check leaves the model residual
+    """Fitting costs about 20 ms a series: past --fit-limit the check leaves the model residual
     rule out for the submission, says so in a note, and runs every other rule."""
     path, csv_line, _was = planted_csv(wh, tmp_path, ACE13, 211, "cpu_ms_per_msg", "1.319")
     limited = check(path, warehouse=built_warehouse, revision_of=ACE13, fit_limit=1)
@@ -213,7 +214,8 @@ def test_predictions_come_from_the_models_stage(wh):
                OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper_99)""").fetchall())
     flagged = {(f["source"], f["source_line"], f["printed_value"])
                for f in findings(wh, "rule = 'model_residual'")}
-    assert outside == flagged and 10 <= len(outside) <= 0.05 * 445
+    # a 99 % interval leaves out about 1 in 100 measurements of the same curve: here 7 of 445
+    assert outside == flagged and 1 <= len(outside) <= 0.03 * 445
 
 
 # -- capacity, both ways -------------------------------------------------------------------
@@ -354,11 +356,17 @@ def test_clean_rows_resubmitted_stay_clean(wh, built_warehouse, tmp_path):
 
 
 def test_every_rule_that_fires_on_the_reports_is_judged_in_the_readme(wh):
-    """The README's judgement table names every rule that has findings on the five reports."""
+    """The README's judgement table names every rule that has findings on the reports of
+    data/raw/sources.yml, and its heading counts them."""
+    from perfwh.warehouse.sources import load_manifest
+
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### What the rules find"):readme.index("### Checking and filing")]
-    fired = {r for (r,) in wh.sql("SELECT DISTINCT rule FROM dq_findings").fetchall()}
+    published = [s.file for s in load_manifest(PROJECT_ROOT / "data" / "raw" / "sources.yml")]
+    fired = {r for (r,) in wh.sql("SELECT DISTINCT rule FROM dq_findings WHERE list_contains(?, source)",
+                                  params=[published]).fetchall()}
     assert {r for r in fired if f"`{r}`" not in section} == set()
     counts = wh.sql("SELECT count(*) FILTER (WHERE severity = 'error'), "
-                    "count(*) FILTER (WHERE severity = 'warning') FROM dq_findings").fetchall()[0]
+                    "count(*) FILTER (WHERE severity = 'warning') FROM dq_findings "
+                    "WHERE list_contains(?, source)", params=[published]).fetchall()[0]
     assert f"({counts[0]} errors, {counts[1]} warnings)" in section

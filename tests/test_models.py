@@ -1,5 +1,6 @@
-"""Cost-vs-size models (issue 4): the fitting library on synthetic data with known parameters,
-the model tables on the real warehouse, and `perfwh size`."""
+"""Cost-vs-size models (issue 4, issue 24): the fitting library and the hierarchical model of
+what a report's series share on synthetic data with known parameters, the model tables on the
+real warehouse, and `perfwh size`."""
 from __future__ import annotations
 
 import hashlib
@@ -15,12 +16,15 @@ import duckdb
 import numpy as np
 import pytest
 
-from models.fit import (LINEAR, POWER, FitError, cores_for_rate, distinct_points, fit,
-                        fit_linear, fit_power, fit_series, full_fits, pooled_sigma,
+from models.fit import (INTERIOR, LINEAR, LOWEST, POWER, FitError, cores_for_rate, distinct_points, fit,
+                        fit_linear, fit_power, leave_one_size_out, pooled_sigma, position,
                         rate_from_cost, t_quantile)
+from models.hierarchy import UNCALIBRATED, Member, ReportModel, calibrate
 from models.sizing import SizeQuery, parse_size, version_matches
+from models.spec import MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
 from perfwh.stages.models import build_models
+from perfwh.warehouse.lake import read_manifest
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 SIZES = np.array([256, 2048, 20480, 204800, 2048000, 20480000], dtype=float)
@@ -81,64 +85,41 @@ def test_95_intervals_cover_the_truth_about_95_percent_of_the_time(model, truth,
         assert 0.90 <= hits / trials <= 0.99, covered
 
 
-@pytest.mark.parametrize("model,truth", [(LINEAR, linear_truth()), (POWER, power_truth())])
-def test_loso_90_intervals_cover_about_90_percent_of_held_out_points(model, truth):
-    rng = np.random.default_rng(3)
-    inside = total = 0
-    for _ in range(150):
-        y = truth(KB) * np.exp(rng.normal(0.0, 0.1, len(KB)))
-        for p in fit_series(SIZES, y).loso[model]:
-            inside += p.lower <= p.observed <= p.upper
-            total += 1
-    assert 0.84 <= inside / total <= 0.96
-
-
-def test_pooling_with_other_series_gives_three_size_series_calibrated_intervals():
-    """With three sizes a series has no degree of freedom once a size is left out: the
-    variance pooled over the other series of its report gives the interval."""
-    rng = np.random.default_rng(5)
-    sizes = np.array([2048.0, 20480.0, 204800.0])
-    inside = total = 0
-    for _ in range(60):
-        ys = [linear_truth(0.4, 0.05)(sizes / 1024) * np.exp(rng.normal(0, 0.1, 3)) for _ in range(10)]
-        fulls = [full_fits(sizes, y)[LINEAR] for y in ys]
-        rss, df = sum(f.rss for f in fulls), sum(f.df for f in fulls)
-        for f, y in zip(fulls, ys):
-            alone = fit_series(sizes, y)
-            assert all(p.lower is None for p in alone.loso[LINEAR])  # no df of its own
-            pooled = fit_series(sizes, y, {LINEAR: (rss - f.rss, df - f.df), POWER: (0.0, 0)})
-            for p in pooled.loso[LINEAR]:
-                inside += p.lower <= p.observed <= p.upper
-                total += 1
-    assert 0.84 <= inside / total <= 0.96
-
-
 def test_loso_leaves_out_every_point_of_a_size_and_predicts_from_the_rest():
     sizes = [1024, 4096, 4096, 16384, 65536]  # two measurements at 4 KB
     costs = [1.3, 1.75, 1.8, 3.5, 10.1]
-    result = fit_series(sizes, costs)
-    assert len(result.loso[LINEAR]) == 5
-    for p in result.loso[LINEAR]:
-        assert p.size not in p.fit_sizes
-        keep = [i for i, s in enumerate(sizes) if s != p.size]
+    left = leave_one_size_out(LINEAR, sizes, costs)
+    assert [lo.size for lo in left] == [1024, 4096, 16384, 65536]
+    assert left[1].observed == (1.75, 1.8)
+    for lo in left:
+        assert lo.size not in lo.fit.sizes
+        keep = [i for i, s in enumerate(sizes) if s != lo.size]
         manual = fit_linear([sizes[i] for i in keep], [costs[i] for i in keep])
-        assert p.predicted == pytest.approx(float(manual.predict([p.size])[0]), rel=1e-9)
-    assert [p.extrapolated for p in result.loso[LINEAR]] == [True, False, False, False, True]
+        assert lo.predicted == pytest.approx(float(manual.predict([lo.size])[0]), rel=1e-9)
+        assert lo.residual == pytest.approx(float(np.mean(np.log(np.array(lo.observed) / lo.predicted))))
+    assert [lo.position for lo in left] == [LOWEST, INTERIOR, INTERIOR, "highest"]
+    assert position(512, [1024, 4096]) == LOWEST and position(2048, [1024, 4096]) == INTERIOR
 
 
-def test_the_model_with_the_smaller_loso_error_is_chosen():
-    assert fit_series(SIZES, linear_truth()(KB)).chosen == LINEAR
-    assert fit_series(SIZES, power_truth()(KB)).chosen == POWER
-    exact = fit_series(SIZES, linear_truth()(KB))
-    assert exact.loso_mape(LINEAR) == pytest.approx(0.0, abs=1e-4)
-    assert exact.loso_mape(POWER) > 10
+def test_the_power_law_cannot_bend_from_a_fixed_cost_into_a_slope():
+    """Why the power law errs by 45-82 % on the reports (README): on a fixed cost plus a cost
+    per KB, log cost against log size is flat and then rises with slope 1; a straight line
+    through any two of those sizes misses the third. On data that are a power law it is exact."""
+    exact_line = linear_truth(0.4, 0.02)(KB)
+    errors = [abs(lo.predicted / obs - 1) * 100
+              for lo in leave_one_size_out(POWER, SIZES, exact_line) for obs in lo.observed]
+    assert statistics.median(errors) > 40
+    assert all(abs(lo.predicted / lo.observed[0] - 1) < 1e-9
+               for lo in leave_one_size_out(POWER, SIZES, power_truth()(KB)))
+    assert all(abs(lo.predicted / lo.observed[0] - 1) < 1e-6
+               for lo in leave_one_size_out(LINEAR, SIZES, exact_line))
 
 
 def test_duplicate_points_count_once_and_bad_input_is_refused():
     x, y = distinct_points([2048, 2048, 4096], [1.0, 1.0, 2.0])
     assert list(x) == [2048, 4096] and list(y) == [1.0, 2.0]
     with pytest.raises(FitError):
-        fit_series([2048, 2048, 4096], [1.0, 1.1, 2.0])  # two sizes
+        leave_one_size_out(LINEAR, [2048, 2048, 4096], [1.0, 1.1, 2.0])  # two sizes
     with pytest.raises(FitError):
         fit_linear([1024, 2048], [1.0, 0.0])
     with pytest.raises(FitError):
@@ -152,6 +133,104 @@ def test_pooled_sigma_and_t_quantiles():
     assert t_quantile(0, 0.9) is None
     assert t_quantile(1000000, 0.95) == pytest.approx(1.959964, rel=1e-4)
     assert t_quantile(1, 0.90) == pytest.approx(6.313752, rel=1e-5)
+
+
+# -- the hierarchical model of what series share ------------------------------------------------
+
+def synthetic_report(rng, tests=6, configs=3, slots=4, tau_test=0.3, tau_config=0.1, spread=0.05):
+    """Departures d = a[test, slot] + b[config, slot] + e with known variances: every test run
+    in every configuration (as ACE 11 ran every scenario on 1, 2 and 4 cores)."""
+    a = rng.normal(0, math.sqrt(tau_test), (tests, slots))
+    b = rng.normal(0, math.sqrt(tau_config), (configs, slots))
+    members = []
+    for t in range(tests):
+        for c in range(configs):
+            members.append(Member(f"test {t}", (c,), {(k, "interior"): float(a[t, k] + b[c, k] + rng.normal(0, math.sqrt(spread)))
+                                                      for k in range(slots)}))
+    return members
+
+
+def test_a_departure_shared_by_the_test_and_configuration_is_predicted_from_the_others():
+    rng = np.random.default_rng(7)
+    errors_shared, errors_alone = [], []
+    for _ in range(10):
+        members = synthetic_report(rng)
+        model = ReportModel(members).fit()
+        for i, m in enumerate(members):
+            spread = model.spread_without(i)
+            for slot, d in m.departures.items():
+                predicted, variance = model.predict(i, slot, spread)
+                errors_shared.append(abs(predicted - d))
+                errors_alone.append(abs(d))
+                assert variance >= spread
+    # the others' departures explain most of a series' own: far better than none at all
+    assert statistics.median(errors_shared) < 0.5 * statistics.median(errors_alone)
+
+
+def test_a_test_s_spread_is_learnt_from_its_other_series_and_shrunk_towards_the_report():
+    rng = np.random.default_rng(3)
+    members = synthetic_report(rng, spread=0.01)
+    for m in members[:3]:  # one test scatters ten times as much
+        m.departures = {k: v + float(rng.normal(0, 0.3)) for k, v in m.departures.items()}
+    model = ReportModel(members).fit()
+    noisy, quiet = model.spread_without(0), model.spread_without(5)
+    assert noisy > 4 * quiet
+    # the spread of a point's test never uses the point's series: moving all its departures by
+    # 5 changes it only through what the whole report shares (tau, s0)
+    before = model.spread_without(0)
+    members[0].departures = {k: v + 5.0 for k, v in members[0].departures.items()}
+    assert ReportModel(members).fit().spread_without(0) == pytest.approx(before, rel=0.35)
+    assert model.predict(0, (0, "interior"), before)[0] == pytest.approx(
+        ReportModel(members).fit().predict(0, (0, "interior"), before)[0], abs=0.15)
+
+
+def test_the_slot_shortcut_gives_what_the_others_alone_give():
+    """A member whose test no other member of the slot ran is predicted from the slot's
+    posterior less its own row (Sherman-Morrison), which keeps thousands of lone tests (a big
+    submission) cheap: it must equal the posterior of the others computed afresh."""
+    from models.hierarchy import _Layout, _Posterior
+
+    rng = np.random.default_rng(9)
+    members = [Member(f"t{i % 5 if i < 20 else i}", (int(rng.integers(3)),),
+                      {(k, "interior"): float(rng.normal(0, 0.2)) for k in range(4) if rng.random() < 0.9})
+               for i in range(45)]
+    model = ReportModel(members).fit()
+    checked = 0
+    for i in range(20, 45):
+        spread = model.spread_without(i)
+        for slot, (idx, values) in model.blocks.items():
+            keep = idx != i
+            if not keep.any():
+                continue
+            test, config = model._test_of[i], model._config_of[i]
+            fresh = _Posterior(_Layout(model._test_of[idx[keep]], model._config_of[idx[keep]], (test, config)),
+                               values[keep], model.spreads[model._test_of[idx[keep]]], *model.tau)
+            mean, variance = fresh.effect(test, config)
+            assert model.predict(i, slot, spread) == (pytest.approx(mean, abs=1e-12),
+                                                      pytest.approx(spread + variance, rel=1e-9))
+            checked += 1
+    assert checked > 80
+
+
+def test_a_lone_series_has_no_spread_to_learn_from():
+    model = ReportModel([Member("t", (1,), {(1.0, "interior"): 0.1, (2.0, "interior"): -0.1})]).fit()
+    assert model.spread_without(0) is None
+
+
+def test_the_predictive_t_is_calibrated_on_scores_and_nests_its_levels():
+    rng = np.random.default_rng(12)
+    heavy = calibrate(rng.standard_t(3, 400) * 0.5)
+    assert heavy.scale == pytest.approx(0.5, rel=0.15) and 2 <= heavy.df <= 5
+    normal = calibrate(rng.normal(0, 2.0, 400))
+    assert normal.scale == pytest.approx(2.0, rel=0.1) and normal.df > 20
+    assert calibrate(rng.normal(0, 1, MIN_CALIBRATION_SCORES - 1)) == UNCALIBRATED
+    assert UNCALIBRATED.df == PRIOR_DF and UNCALIBRATED.scale == 1.0
+    for p in (heavy, normal, UNCALIBRATED):
+        assert 0 < p.half_width(0.90, 0.1) < p.half_width(0.99, 0.1)  # nested by construction
+    # and the intervals hold what they promise on fresh draws of the same distribution
+    z = rng.standard_t(3, 20000) * 0.5
+    assert np.mean(np.abs(z) <= heavy.half_width(0.90, 1.0)) == pytest.approx(0.90, abs=0.02)
+    assert np.mean(np.abs(z) <= heavy.half_width(0.99, 1.0)) == pytest.approx(0.99, abs=0.006)
 
 
 def test_rate_from_cost_and_cores_for_rate_are_inverse():
@@ -232,9 +311,12 @@ def test_every_point_of_a_fitted_series_has_a_prediction(mcon):
         EXCEPT SELECT measurement_id FROM model_predictions""")
     assert missing == []
     nulls = rows(mcon, """SELECT count(*) FROM model_predictions WHERE predicted_cpu_ms_per_msg IS NULL
-                          OR lower_90 IS NULL OR upper_90 IS NULL OR model IS NULL
+                          OR lower_90 IS NULL OR upper_90 IS NULL OR model IS NULL OR sd_log IS NULL
                           OR NOT (lower_90 <= predicted_cpu_ms_per_msg AND predicted_cpu_ms_per_msg <= upper_90)""")
     assert nulls == [(0,)]
+    # one distribution gives both levels: every 90 % interval lies inside its 99 % one
+    assert rows(mcon, """SELECT count(*) FROM model_predictions
+                         WHERE NOT (lower_99 < lower_90 AND upper_90 < upper_99)""") == [(0,)]
     # one row per measurement, in a deterministic order
     order = rows(mcon, "SELECT series_id, message_size_bytes, source_line FROM model_predictions")
     assert order == sorted(order)
@@ -259,24 +341,52 @@ def test_points_with_error_findings_are_excluded_and_say_why(mcon):
 
 
 def test_predictions_are_leave_one_size_out(mcon):
-    """Refit a series without one size with the library: the table holds that prediction."""
+    """Refit a series without one size with the library: the table holds that line, and the
+    prediction is the line times the departure the report's other series show there."""
     ids = [r[0] for r in rows(mcon, "SELECT series_id FROM model_fits ORDER BY series_label")]
     for series_id in (ids[0], ids[59], ids[99]):
         model = rows(mcon, "SELECT model FROM model_fits WHERE series_id = ?", [series_id])[0][0]
-        pts = rows(mcon, """SELECT message_size_bytes, observed_cpu_ms_per_msg, predicted_cpu_ms_per_msg,
-                                   fit_sizes FROM model_predictions WHERE series_id = ? AND NOT excluded""",
-                   [series_id])
+        pts = rows(mcon, """SELECT message_size_bytes, observed_cpu_ms_per_msg, predicted_linear_cpu_ms_per_msg,
+                                   predicted_cpu_ms_per_msg, departure_log, fit_sizes
+                            FROM model_predictions WHERE series_id = ? AND NOT excluded""", [series_id])
         sizes = sorted({p[0] for p in pts})
-        for size, observed, predicted, fit_sizes in pts:
-            rest = [(s, c) for s, c, _, _ in pts if s != size]
+        for size, observed, line, predicted, departure, fit_sizes in pts:
+            rest = [(p[0], p[1]) for p in pts if p[0] != size]
             manual = fit(model, [s for s, _ in rest], [c for _, c in rest])
-            assert predicted == pytest.approx(float(manual.predict([size])[0]), rel=1e-6)
+            assert line == pytest.approx(float(manual.predict([size])[0]), rel=1e-6)
+            assert predicted == pytest.approx(line * math.exp(departure), rel=1e-9)
             assert fit_sizes == len(sizes) - 1
+
+
+def test_a_point_s_prediction_and_interval_do_not_use_its_own_value(modelled, tmp_path):
+    """The typo repair compares a corrected cost with the interval the printed one got, and a
+    slip must not hide behind its own interval: change one cost tenfold, refit, and that point's
+    prediction stays put; its 99 % interval moves only through what the whole report shares (the
+    calibration, fitted to the other series' errors, which borrow from this point)."""
+    from models.tables import fit_all, load_series, prediction_rows
+
+    con = duckdb.connect(str(modelled), read_only=True)
+    series = load_series(con)
+    con.close()
+    run = fit_all(series)
+    before = {r["measurement_id"]: r for r in prediction_rows(run)}
+    target = next(s for s in run.fitted if s.key["scenario"] == "HTTP XMLNSC ESQL Transformation"
+                  and s.key["tshirt"] == "Medium")
+    point = next(p for p in target.points if p.size == 204800)
+    point.cost = point.cost / 10  # 13.19 -> 1.319
+    after = {r["measurement_id"]: r for r in prediction_rows(fit_all(series))}
+    mine_before, mine_after = before[point.measurement_id], after[point.measurement_id]
+    assert mine_after["predicted_cpu_ms_per_msg"] == pytest.approx(mine_before["predicted_cpu_ms_per_msg"], rel=0.02)
+    assert mine_after["upper_99"] == pytest.approx(mine_before["upper_99"], rel=0.25)
+    assert not mine_after["inside_99"] and mine_before["inside_99"]
 
 
 def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
     acc = {(r[0], r[1]): r[2:] for r in rows(
         mcon, "SELECT scope, model, points, mdape_pct, inside_90_pct FROM model_accuracy")}
+    wide = {r[0]: r[1:] for r in rows(mcon, """SELECT scope, inside_99_pct, width_90_pct, width_99_pct,
+                                                      interval_score_90, interval_score_99, wider_90_than_99
+                                               FROM model_accuracy WHERE model = 'chosen'""")}
     reports = [r[0] for r in rows(mcon, "SELECT DISTINCT source FROM model_fits ORDER BY 1")]
     assert {s for s, _ in acc} == set(reports) | {"all"}
     for scope in reports + ["all"]:
@@ -288,6 +398,22 @@ def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
         assert float(mdape) == pytest.approx(statistics.median(apes), abs=0.005)  # DECIMAL(12, 2)
         assert 0 < mdape < 50 and 50 < inside <= 100
         assert acc[(scope, "linear")][1] is not None and acc[(scope, "power")][1] is not None
+        inside_99, width_90, width_99, score_90, score_99, wider = wide[scope]
+        assert inside <= inside_99 <= 100 and 0 < width_90 < width_99 and 0 < score_90 < score_99
+        assert wider == 0
+
+
+def test_accuracy_meets_the_targets_it_can_meet_honestly(mcon):
+    """Issue 24's targets that the leave-one-size-out protocol meets (README, "Models and
+    sizing", has the table with the two it misses: ACE 13's 90 % width, IIB's 90 % coverage)."""
+    acc = {r[0]: r[1:] for r in rows(mcon, """SELECT scope, mdape_pct, inside_99_pct, wider_90_than_99
+                                              FROM model_accuracy WHERE model = 'chosen'""")}
+    for scope, (mdape, inside_99, wider) in acc.items():
+        assert mdape <= (4.0 if scope == "all" else 6.0), scope
+        assert inside_99 >= 97.0 and wider == 0, scope
+    # sharing what the series share beats every series' own line alone, in every report
+    own = dict(rows(mcon, "SELECT scope, mdape_pct FROM model_accuracy WHERE model = 'linear'"))
+    assert all(acc[scope][0] < own[scope] for scope in acc)
 
 
 def test_rate_from_cost_agrees_with_the_measured_rates(mcon):
@@ -312,8 +438,9 @@ def test_model_tables_are_documented_and_exported(mcon, modelled):
         SELECT table_name || '.' || column_name FROM duckdb_columns()
         WHERE table_name LIKE 'model_%' AND (comment IS NULL OR comment = '')""")
     assert undocumented == []
+    relations = read_manifest(modelled.parent / "lake")["relations"]
     for table in ("model_fits", "model_predictions", "model_accuracy", "model_unfitted"):
-        assert (modelled.parent / "parquet" / f"{table}.parquet").is_file()
+        assert relations[table]["rows"] == rows(mcon, f"SELECT count(*) FROM {table}")[0][0]
 
 
 def test_models_are_deterministic(modelled, tmp_path):
@@ -385,8 +512,54 @@ def test_size_json_answers_with_an_interval(modelled, mcon):
     # the refit in `perfwh size` is the fit in model_fits
     fixed, per_kb = mcon.execute("SELECT fixed_ms, ms_per_kb FROM model_fits WHERE series_id = ?",
                                  [answer["series_id"]]).fetchone()
-    if answer["model"] == "linear":
-        assert answer["cpu_ms_per_msg"] == pytest.approx(fixed + per_kb * 50, rel=1e-6)
+    assert answer["model_formula"] == f"cpu_ms = {fixed:.4g} + {per_kb:.4g} x KB"
+    # what it rests on: the series' points, the method of its interval and its calibration
+    basis = answer["basis"]
+    assert basis["series_id"] == answer["series_id"] and len(basis["points"]) == 3
+    assert {p["size_bytes"] for p in basis["points"]} == {2048, 20480, 204800}
+    assert all(p["source"].startswith("ace11") and p["source_line"] > 0 and p["printed"] for p in basis["points"])
+    assert "Student t" in basis["interval_method"] and basis["calibration"]["scores"] >= 30
+    assert basis["prediction"].startswith("between measured sizes")
+
+
+def test_size_at_a_measured_size_is_that_size_s_leave_one_size_out_prediction(modelled, mcon):
+    done = perfwh("size", *ESQL, "--config", "docker cores 2", "--size", "20KB", "--rate", "500",
+                  "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    predicted, lower, upper = mcon.execute("""
+        SELECT predicted_cpu_ms_per_msg, lower_90, upper_90 FROM model_predictions
+        WHERE series_id = ? AND message_size_bytes = 20480""", [answer["series_id"]]).fetchone()
+    assert answer["cpu_ms_per_msg"] == pytest.approx(predicted, rel=1e-9)
+    assert (answer["cpu_ms_per_msg_low"], answer["cpu_ms_per_msg_high"]) == (
+        pytest.approx(lower, rel=1e-9), pytest.approx(upper, rel=1e-9))
+    assert answer["basis"]["prediction"].startswith("at a measured size")
+
+
+def test_size_answers_a_planner_can_act_on(modelled):
+    """Issue 24's question: ACE 13, T-shirt Large, 100KB at 1000 msgs/s. Its series predicts its
+    own sizes to about 1 %: the interval is within 15 % either side."""
+    done = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", "1000",
+                  "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--json", "--db", modelled)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert 6.5 < answer["cores"] < 10
+    assert answer["cores_low"] > answer["cores"] / 1.15 and answer["cores_high"] < answer["cores"] * 1.15
+    text = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", "1000",
+                  "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--db", modelled).stdout
+    assert "rests on: the series' 4 usable points: 2 KB 0.58 ms (line 206)" in text
+    assert "interval: Student t on the log scale" in text
+
+
+def test_size_names_the_points_its_series_left_out(modelled):
+    """JSON Parse Small: the three 2K rows of the multi-replica table that repeat other rows
+    (lines 352-354) carry error findings; an answer allowed to use the series names them."""
+    done = perfwh("size", "--scenario", "JSON Parse", "--config", "Small", "--size", "100KB",
+                  "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert answer["cores"] is not None
+    left = answer["basis"]["left_out"]
+    assert [p["source_line"] for p in left] == [352, 353, 354]
+    assert all(p["size_bytes"] == 2048 and "error" in p["excluded_reason"] for p in left)
 
 
 def test_size_text_states_the_utilisation_and_the_series(modelled):
@@ -540,8 +713,7 @@ def test_refitted_series_match_model_fits_and_curves_span_the_measured_sizes(mco
     from models.curves import curve, refit
 
     ids = [r[0] for r in rows(mcon, "SELECT series_id FROM model_fits ORDER BY series_label")]
-    power = rows(mcon, "SELECT series_id FROM model_fits WHERE model = 'power' ORDER BY series_label")[0][0]
-    for series_id in (ids[0], ids[49], power, ids[109]):
+    for series_id in (ids[0], ids[49], ids[62], ids[109]):
         model, row = refit(mcon, series_id)
         if row["model"] == "linear":
             assert model.params == pytest.approx((row["fixed_ms"], row["ms_per_kb"]), rel=1e-6, abs=1e-12)

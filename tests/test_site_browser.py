@@ -297,9 +297,10 @@ def development_paths(out: Path) -> list[str]:
                    "/root/"})
 
 
-def _page_paths(out: Path) -> list[str]:
-    config = load_config(output_dir=out)
-    return [config.output_of(p).relative_to(out).as_posix() for p in config.pages]
+def _page_paths(result) -> list[str]:
+    """The pages this build rendered (the project's site/ holds the pages of whichever build
+    ran last: another test may have built a site from another warehouse since)."""
+    return [p.relative_to(result.out).as_posix() for p in result.pages]
 
 
 def _data_docs_paths(out: Path) -> list[str]:
@@ -314,7 +315,7 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
     try:
         visit.open("")  # the root index sends the reader to the first page
         assert visit.page.url.endswith("/site/index.html")
-        for path in _page_paths(site.out):
+        for path in _page_paths(site):
             visit.open(path)
             assert visit.page.locator("h1.title").count() == 1, path
             assert visit.page.locator("header.pw-navbar a").count() >= 10, path
@@ -359,7 +360,7 @@ def test_every_page_loads_draws_its_charts_fits_and_stays_local(site, browser, s
     finally:
         visit.close()
     assert drawn >= 7  # coverage, two comparisons, explorer, model accuracy, sizing, findings
-    assert menus >= len(_page_paths(site.out))  # the Reports menu of every page
+    assert menus >= len(_page_paths(site))  # the Reports menu of every page
 
 
 # What Quarto's HTML post-processing and Bootstrap do to the pages, applied to the fallback's:
@@ -383,7 +384,7 @@ def test_charts_and_tables_fit_under_quartos_styles(site, browser, serve, device
     visit = Visit(browser, serve(site.out), WIDTHS[device], rewrite=_as_quarto_styles_them)
     measured = 0
     try:
-        for path in _page_paths(site.out):
+        for path in _page_paths(site):
             visit.open(path)
             assert visit.layout_problems() == [], path
             assert visit.cut_tables() == [], path
@@ -544,7 +545,7 @@ def test_a_hostile_scenario_name_shows_as_text_and_runs_nothing(hostile_site, br
     visit = Visit(browser, serve(hostile_site.out))
     try:
         shown = 0
-        for path in _page_paths(hostile_site.out):
+        for path in _page_paths(hostile_site):
             visit.open(path)
             text = visit.page.evaluate("() => document.body.innerText")
             shown += text.count(HOSTILE)

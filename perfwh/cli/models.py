@@ -30,17 +30,17 @@ def _models(args) -> int:
     print(f"perfwh models: {summary.fitted} series fitted ({models}) of {summary.series} series with "
           f"a CPU cost and a size; {summary.points} points predicted: "
           f"{summary.points - summary.excluded} leaving their size out, {summary.excluded} excluded from "
-          "the fits for error findings (predicted by the fit of the others)")
+          "the fits for error findings (predicted by the line of the others)")
     if summary.unfitted:
         print(f"perfwh models: {summary.unfitted} series with three or more sizes not fitted: "
               "error findings left fewer than three usable sizes (table model_unfitted)")
     if not summary.findings_table:
         print("perfwh models: this warehouse has no dq_findings (built with --rules none): "
               "no point was excluded")
-    print("leave-one-size-out accuracy of CPU ms/msg (chosen model):")
-    for scope, points, mdape, inside in summary.accuracy:
+    print("leave-one-size-out accuracy of CPU ms/msg:")
+    for scope, points, mdape, inside, inside_99, width in summary.accuracy:
         print(f"  {scope:32s} {points or 0:4d} points  median abs. error {_pct(mdape)}  "
-              f"inside 90 % interval {_pct(inside)}")
+              f"inside 90 % interval {_pct(inside)}, 99 % {_pct(inside_99)}  median 90 % width {_pct(width)}")
     print("perfwh models: wrote model_fits, model_predictions, model_accuracy, model_unfitted to "
           f"{warehouse_to_update(args.db)}")
     return 0
@@ -120,7 +120,7 @@ def register(sub) -> None:
                     "model_fits, model_predictions, model_accuracy and model_unfitted into the warehouse "
                     "atomically.")
     add_db(p)
-    p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet export")
+    p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet lake (it is emptied: it would no longer match the warehouse)")
     p.add_argument("-q", "--quiet", action="store_true", help="no output")
     p.set_defaults(func=_models)
 

@@ -170,14 +170,14 @@ WORLDS_PER_TARGET = 150
 
 
 def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: str = "dq_input",
-                   table: str = FOUND, source: str | None = None) -> int:
+                   table: str = FOUND, sources: list[str] | None = None) -> int:
     """Fill ``suggested_value`` of the stored findings of dq_input rules where a single slip
     explains them; a finding whose correction is on another cell is re-pointed at that cell.
-    ``source``: repair only the findings on that source's rows (or related to one of them): a
-    check needs no more, the other sources' findings were repaired when they were filed. The
-    others still count as evidence, and each finding's suggestion depends only on its own
-    rows' worlds, so the findings repaired get the suggestions a repair of all would give.
-    Returns how many findings got a suggestion."""
+    ``sources``: repair only the findings on those sources' rows (or related to one of them):
+    a check or an add needs no more, the other sources' findings were repaired when they were
+    filed. The others still count as evidence, and each finding's suggestion depends only on
+    its own rows' worlds, so the findings repaired get the suggestions a repair of all would
+    give. Returns how many findings got a suggestion."""
     input_rules = [r for r in rules if r.relation == "dq_input"]
     tight = sorted(r.name for r in input_rules if r.repair == "tight")
     band = sorted(r.name for r in input_rules if r.repair == "band")
@@ -185,10 +185,10 @@ def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: 
         if not _targets(con, table, relation, tight, band):
             return 0
         where, params = "evidenced", []
-        if source is not None:
-            own = f"(SELECT row_id FROM {relation} WHERE world = 0 AND source = ?)"
+        if sources is not None:
+            own = f"(SELECT row_id FROM {relation} WHERE world = 0 AND source IN (SELECT UNNEST(?::VARCHAR[])))"
             where += f" AND (row_id IN {own} OR related_row_id IN {own})"
-            params = [source, source]
+            params = [sorted(set(sources))] * 2
         # by row, so that the findings on one row (and their worlds) share a batch
         targets = [{k: v for k, v in f.items() if k != "evidenced"} for f in stored_findings(
             con, where, params, table=REPAIR_TARGETS, order="row_id, found_id")]

@@ -18,7 +18,7 @@ from perfwh.core.paths import NotAWarehouse
 BUILD_MEMORY_LIMIT = "512MB"
 
 # How many of a submission's series `perfwh check` fits for the model residual rule by default:
-# fitting takes about 10 ms a series, so this bounds it to seconds (a report has 20 to 80
+# fitting takes about 20 ms a series, so this bounds it to seconds (a report has 20 to 80
 # series, the five reports 209 together); `perfwh add` fits every series whatever the number.
 CHECK_FIT_LIMIT = 2000
 

@@ -6,7 +6,7 @@ from typing import Any
 from ingest.vocabulary import size_label
 from perfwh.publish.html import Html, chart, note, plain, table, tag
 
-from .common import family_of, fitted_log_scale, has, query, source_link
+from .common import con, family_of, fitted_log_scale, has, query, report_href, source_link
 
 MISSING = ("The model tables (model_fits, model_predictions) are not built in this warehouse: "
            "run `make` (or `perfwh models`) to fit them, then rebuild the site.")
@@ -44,16 +44,22 @@ def summary() -> Html:
     chosen = sorted((r for r in rows if r["model"] == "chosen"), key=lambda r: (r["scope"] == "all", r["scope"]))
     body = [(_scope_link(r["scope"]), r["series"], r["points"], r["excluded_points"], _pct(r["mdape_pct"]),
              _pct(r["p90_ape_pct"]), _pct(r["interpolated_mdape_pct"]), _pct(r["extrapolated_mdape_pct"]),
-             _pct(r["inside_90_pct"])) for r in chosen]
+             _pct(r["inside_90_pct"]), _pct(r.get("inside_99_pct")), _pct(r.get("width_90_pct")),
+             _num(r.get("interval_score_90")), _num(r.get("interval_score_99"))) for r in chosen]
     out = [table(["Report", "Series", "Points", "Excluded", "Median abs. error", "90th pct. error",
-                  "Median, inside the sizes", "Median, at the ends", "Inside 90 % interval"], body,
-                 numeric=[False] + [True] * 8,
-                 caption="Leave-one-size-out accuracy of CPU ms per message (chosen model per series).")]
+                  "Median, inside the sizes", "Median, at the ends", "Inside 90 % interval",
+                  "Inside 99 % interval", "Median 90 % width", "Interval score 90 %", "Interval score 99 %"], body,
+                 numeric=[False] + [True] * 12,
+                 caption="Leave-one-size-out accuracy of CPU ms per message: each point predicted by its "
+                         "series' line of the other sizes, corrected by what the report's series of the same "
+                         "test and configuration show at that size. Width: upper minus lower limit as a share "
+                         "of the prediction; interval score (Gneiting & Raftery) on log cost, lower is better.")]
     by = {(r["scope"], r["model"]): r for r in rows}
     lin, pw = by.get(("all", "linear")), by.get(("all", "power"))
     if lin and pw and lin["mdape_pct"] is not None and pw["mdape_pct"] is not None:
-        out.append(tag("p", f"Over all reports, the linear model alone has a median error of "
-                            f"{lin['mdape_pct']:.1f} % and the power law alone {pw['mdape_pct']:.1f} %."))
+        out.append(tag("p", f"Over all reports, each series' own line of its other sizes alone has a median "
+                            f"error of {lin['mdape_pct']:.1f} % and its power law alone {pw['mdape_pct']:.1f} %: a "
+                            "single power of size cannot bend from a flat fixed cost into a per-KB slope."))
     return Html("".join(out))
 
 
@@ -73,8 +79,8 @@ def fits() -> Html:
                   "Linear: ms per KB [95 %]", "Power: ms at 1 KB [95 %]", "Power: exponent [95 %]",
                   "LOSO median error", "Excluded points"],
                  body, numeric=[True, False, False, True, False, True, True, True, True, True, True],
-                 class_="data fits", caption=f"{len(rows)} fitted series; the chosen model's parameters are "
-                                             "the ones it uses, both are shown.")
+                 class_="data fits", caption=f"{len(rows)} fitted series; every prediction starts from the "
+                                             "line, the power law is shown for comparison.")
 
 
 def unfitted() -> Html:
@@ -132,8 +138,8 @@ def accuracy_chart() -> Html:
     points = base.mark_point(filled=True, size=40, clip=True).encode(
         x=alt.X("observed:Q", scale=scale, title="Observed CPU ms per message (log)"),
         y=alt.Y("predicted:Q", scale=scale, title="Predicted without this size (log)"),
-        color=alt.Color("report:N", title="Report"), shape=alt.Shape("model:N", title="Model"),
-        tooltip=[alt.Tooltip("label:N", title="series"), "model:N", "size:N",
+        color=alt.Color("report:N", title="Report"),
+        tooltip=[alt.Tooltip("label:N", title="series"), "size:N",
                  alt.Tooltip("observed_printed:N", title="observed (printed)"),
                  alt.Tooltip("predicted:Q", format=".4g"),
                  alt.Tooltip("lower:Q", format=".4g", title="90 % low"),
@@ -141,27 +147,36 @@ def accuracy_chart() -> Html:
     diag = alt.Chart(alt.Data(values=[{"v": domain[0]}, {"v": domain[1]}])).mark_line(
         color="#888", strokeDash=[4, 3]).encode(x=alt.X("v:Q", scale=scale), y=alt.Y("v:Q", scale=scale))
     return chart(alt.layer(diag, bars, points).properties(width="container", height=420), "model-accuracy",
-                 "Each point is predicted by its series' model fitted without that size; vertical bars are the "
+                 "Each point is predicted without its size - its series' line of the other sizes, corrected by "
+                 "what the report's series of the same test and configuration show there; vertical bars are the "
                  "90 % intervals; dashed: a perfect prediction.")
 
 
+# A band or bar reaching further than this factor beyond a series' measured costs is cut there:
+# the chart's axis follows its data, and one wide interval would squash every other series.
+CLAMP = 3.0
+
+
 def _fit_curves(labels: dict[int, str], steps: int = 24) -> list[dict]:
-    """Points along each fitted curve between its smallest and largest fitted size."""
+    """Each series' predictive curve (models.curves, what `perfwh size` answers) between its
+    smallest and largest measured size, with its 90 % band cut to the chart (CLAMP)."""
+    from models.curves import curve
+
+    observed = {}
+    for r in _predictions():
+        lo, hi = observed.get(r["series_id"], (r["observed"], r["observed"]))
+        observed[r["series_id"]] = (min(lo, r["observed"]), max(hi, r["observed"]))
     out = []
-    for f in query("SELECT * FROM model_fits ORDER BY series_label, series_id"):
-        lo, hi = f["min_size_bytes"], f["max_size_bytes"]
-        if f["series_id"] not in labels or not lo or not hi or lo <= 0:
+    for f in query("SELECT series_id FROM model_fits ORDER BY series_label, series_id"):
+        sid = f["series_id"]
+        if sid not in labels or sid not in observed:
             continue
-        for i in range(steps + 1):
-            size = lo * (hi / lo) ** (i / steps)
-            kb = size / 1024
-            if f["model"] == "power" and f["ms_at_1kb"] is not None and f["exponent"] is not None:
-                cost = f["ms_at_1kb"] * kb ** f["exponent"]
-            elif f["fixed_ms"] is not None and f["ms_per_kb"] is not None:
-                cost = f["fixed_ms"] + f["ms_per_kb"] * kb
-            else:
-                break
-            out.append({"series": labels[f["series_id"]], "size": plain(size), "cost": plain(cost)})
+        floor, ceiling = observed[sid][0] / CLAMP, observed[sid][1] * CLAMP
+        for p in curve(con(), sid, points=steps + 1):
+            out.append({"series": labels[sid], "size": plain(p["message_size_bytes"]),
+                        "cost": plain(p["predicted_cpu_ms_per_msg"]),
+                        "low": None if p["lower"] is None else plain(max(p["lower"], floor)),
+                        "high": None if p["upper"] is None else plain(min(p["upper"], ceiling))})
     return out
 
 
@@ -175,9 +190,21 @@ def sizing_chart() -> Html:
     if not rows:
         return note("model_predictions holds no prediction.", "warning")
     labels = {r["series_id"]: f"{r['label']}" for r in rows}
+    span = {}
+    for r in rows:
+        lo, hi = span.get(r["series_id"], (r["observed"], r["observed"]))
+        span[r["series_id"]] = (min(lo, r["observed"]), max(hi, r["observed"]))
+
+    def clamp(value, series_id, bound):
+        if value is None:
+            return None
+        lo, hi = span[series_id]
+        return plain(max(value, lo / CLAMP) if bound == "low" else min(value, hi * CLAMP))
+
     points = [{"series": labels[r["series_id"]], "size": plain(r["size"]), "size_label": size_label(r["size"]),
                "observed": plain(r["observed"]), "observed_printed": r["observed_printed"],
-               "predicted": plain(r["predicted"]), "lower": plain(r["lower"]), "upper": plain(r["upper"]),
+               "predicted": plain(r["predicted"]), "lower": clamp(r["lower"], r["series_id"], "low"),
+               "upper": clamp(r["upper"], r["series_id"], "high"),
                "point": "excluded (data-quality error)" if r["excluded"] else "measured",
                "where": f"{r['source']}:{r['source_line']}"} for r in rows]
     curves = _fit_curves(labels)
@@ -210,11 +237,16 @@ def sizing_chart() -> Html:
                  alt.Tooltip("point:N"), alt.Tooltip("where:N", title="source line")])
     layers = [interval, observed]
     if curves:
-        curve = (alt.Chart(alt.Data(values=curves)).transform_filter("datum.series == s_series")
-                 .transform_calculate(cores="s_rate * datum.cost / 1000 / s_util")
-                 .mark_line(color="#0f62fe").encode(x=x, y=alt.Y("cores:Q", title=y_title)))
-        layers.insert(0, curve)
+        along = (alt.Chart(alt.Data(values=curves)).transform_filter("datum.series == s_series")
+                 .transform_calculate(cores="s_rate * datum.cost / 1000 / s_util",
+                                      cores_low="s_rate * datum.low / 1000 / s_util",
+                                      cores_high="s_rate * datum.high / 1000 / s_util"))
+        band = along.transform_filter("isValid(datum.low) && isValid(datum.high)").mark_area(
+            opacity=0.15, color="#0f62fe").encode(x=x, y=alt.Y("cores_low:Q", title=y_title), y2="cores_high:Q")
+        line = along.mark_line(color="#0f62fe").encode(x=x, y=alt.Y("cores:Q", title=y_title))
+        layers[:0] = [band, line]
     return chart(alt.layer(*layers).add_params(p_series, p_rate, p_util).properties(width="container", height=340),
-                 "sizing", "Cores = target rate x CPU ms per message / 1000 / utilisation. Line: the fitted model "
-                           "over the measured sizes; dots: the measured costs; bars: the 90 % interval of each "
-                           "leave-one-size-out prediction.")
+                 "sizing", "Cores = target rate x CPU ms per message / 1000 / utilisation. Line and band: what "
+                           "`perfwh size` answers over the measured sizes, with its 90 % interval; dots: the measured "
+                           "costs; bars: the 90 % interval of each leave-one-size-out prediction (bands and bars are "
+                           "cut at three times beyond the series' measured costs).")

@@ -1,0 +1,355 @@
+"""What the series of one report share, and the predictive distribution of a left-out size.
+
+A series' line fitted to its other sizes misses a left-out size by a *departure*,
+d = log(observed / line). The series of a report that ran the same test - the same scenario on
+other products, platforms, configurations or with the other persistence - miss the same size
+the same way (their curves bend alike), and so do the series measured with the same
+configuration in the report's other tests (ACE 11's 4-core containers cost more per KB at
+200K than the 2K and 20K runs suggest, in every test). Per report and *slot* - the left-out
+size and whether it is the series' lowest, an interior or its highest size - the departures
+are modelled as
+
+    d = a[test] + b[configuration] + e,
+    a ~ N(0, tau_test),  b ~ N(0, tau_config),  e ~ N(0, sigma2[test]),
+
+with a spread sigma2 of each test's own (MQ tests scatter, ESQL transformations do not) drawn
+from a scaled inverse chi-square around the report's s0 with PRIOR_DF degrees of freedom:
+each test's spread is shrunk towards the report's (empirical Bayes). tau_test, tau_config, s0
+and the spreads maximise the penalised likelihood of all the report's departures.
+
+A point's departure is predicted from the other series' departures in its slot (the best
+linear unbiased predictor of a + b); its predictive variance is its test's spread plus the
+uncertainty of that prediction. The test's spread is estimated again without the point's
+series, so neither the prediction nor the spread of a point's interval uses its own value,
+nor its series' other sizes (whose lines were fitted with it): the typo repair compares a
+corrected value with the same interval, and a slip cannot widen the spread of its own
+interval. What the whole report shares (tau, s0, the other tests' spreads, and the calibration
+below, fitted to other series' errors that borrow from every point) is estimated once, with
+every series: through it a point's value reaches its own interval only weakly.
+
+The predictive distribution of log cost is a Student t with that variance, its scale and
+degrees of freedom calibrated on the standardised leave-one-size-out errors of the report's
+other series (``calibrate``): one distribution gives every level, so a 90 % interval lies inside
+the 99 % one by construction.
+
+scipy is imported inside the functions that need it (see `models.fit`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .spec import MIN_CALIBRATION_SCORES, PRIOR_DF
+
+Slot = tuple  # (size in bytes, position: lowest / interior / highest)
+LOG_VARIANCE_BOUNDS = (-16.0, 4.0)  # e^-16 to e^4 in log-cost squared: 0.03 % to 740 %
+
+
+@dataclass
+class Member:
+    """One series of the report: what it shares, and its departures by slot."""
+
+    test: str
+    config: tuple
+    departures: dict[Slot, float] = field(default_factory=dict)
+
+
+class _Layout:
+    """Which member of a slot shares which random effect: Z has a column for each test and
+    each configuration that two members share (or that ``keep`` names); a level held by one
+    member alone is folded into that member's noise (the same model, a smaller system: a slot
+    of two thousand series of lone tests costs vector operations, not a 2000 x 2000 matrix)."""
+
+    def __init__(self, tests: np.ndarray, configs: np.ndarray, keep: tuple[int, int] = (-1, -1)):
+        self.columns, self.folded, self.level_columns = [], [], []
+        offset = 0
+        for levels, kept in ((tests, keep[0]), (configs, keep[1])):
+            found, index, counts = np.unique(levels, return_inverse=True, return_counts=True)
+            own = (counts >= 2) | (found == kept)
+            position = np.full(len(found), -1)
+            position[own] = offset + np.arange(int(own.sum()))
+            self.columns.append(position[index])
+            self.folded.append(position[index] < 0)
+            self.level_columns.append(dict(zip(found[own].tolist(), position[own].tolist())))
+            offset += int(own.sum())
+        self.z = np.zeros((len(tests), offset))
+        for column in self.columns:
+            has = column >= 0
+            self.z[np.flatnonzero(has), column[has]] = 1.0
+        self.factor_of_column = np.array([0] * len(self.level_columns[0]) + [1] * len(self.level_columns[1]),
+                                         dtype=int)
+
+
+class _Posterior:
+    """The random effects of one slot's members given their departures: Henderson's mixed
+    model equations, C u = Z' D^-1 y with C = G^-1 + Z' D^-1 Z (Z from a _Layout)."""
+
+    def __init__(self, layout: _Layout, values: np.ndarray, noise: np.ndarray, tau_t: float, tau_c: float):
+        self.layout, self.values, self.tau = layout, values, (tau_t, tau_c)
+        self.d = noise + tau_t * layout.folded[0] + tau_c * layout.folded[1]
+        self.prior = np.where(layout.factor_of_column == 0, tau_t, tau_c)
+        z, w = layout.z, 1.0 / self.d
+        self.a = (z * w[:, None]).T @ z
+        self.b = z.T @ (w * values)
+        c = np.diag(1.0 / self.prior) + self.a
+        self.c_inv = np.linalg.inv(c)
+        self.logdet_c = float(np.linalg.slogdet(c)[1]) if len(c) else 0.0
+        self.u = self.c_inv @ self.b
+
+    @property
+    def columns(self):
+        return self.layout.columns
+
+    @property
+    def level_columns(self):
+        return self.layout.level_columns
+
+    def likelihood(self) -> float:
+        """-log density of the departures, up to a constant: (log|V| + y'V^-1 y) / 2."""
+        logdet = float(np.sum(np.log(self.d))) + float(np.sum(np.log(self.prior))) + self.logdet_c
+        quad = float(np.sum(self.values ** 2 / self.d)) - float(self.u @ self.b)
+        return 0.5 * (logdet + quad)
+
+    def gradients(self) -> tuple[np.ndarray, float, float]:
+        """d(likelihood)/d(noise) of each member, and d/d tau_t, d/d tau_c."""
+        z = self.layout.z
+        alpha = (self.values - z @ self.u) / self.d
+        zcz = np.einsum("ij,jk,ik->i", z, self.c_inv, z)  # z_j' C^-1 z_j
+        per_member = 0.5 * (1.0 / self.d - zcz / self.d ** 2 - alpha ** 2)
+        ztvz = np.diag(self.a) - np.einsum("ij,jk,ki->i", self.a, self.c_inv, self.a)  # diag(Z'V^-1 Z)
+        za = z.T @ alpha
+        per_column = 0.5 * (ztvz - za ** 2)
+        out = [float(np.sum(per_member[self.layout.folded[f]])
+                     + np.sum(per_column[self.layout.factor_of_column == f])) for f in (0, 1)]
+        return per_member, out[0], out[1]
+
+    def without(self, j: int, test: int, config: int) -> tuple[float, float]:
+        """effect(test, config) given every member but the j-th (-1: none left out), by a rank-one
+        downdate of C (Sherman-Morrison); the target's test must have no column (no other member
+        ran it) - its configuration may."""
+        if j < 0 or not len(self.u):
+            return self.effect(test, config)
+        z = np.zeros(len(self.u))
+        for column in self.columns:
+            if column[j] >= 0:
+                z[column[j]] += 1.0
+        c_inv, b = self.c_inv, self.b
+        if z.any():
+            cz = c_inv @ z
+            c_inv = c_inv + np.outer(cz, cz) / (self.d[j] - z @ cz)
+            b = b - z * self.values[j] / self.d[j]
+        u = c_inv @ b
+        col = self.level_columns[1].get(config, -1)
+        if col < 0:
+            return 0.0, self.tau[0] + self.tau[1]
+        return float(u[col]), float(c_inv[col, col]) + self.tau[0]
+
+    def effect(self, test: int, config: int) -> tuple[float, float]:
+        """Posterior mean and variance of a[test] + b[config]; a level no member holds has its
+        prior (0, tau)."""
+        cols = [self.level_columns[0].get(test, -1), self.level_columns[1].get(config, -1)]
+        present = [c for c in cols if c >= 0]
+        mean = float(sum(self.u[c] for c in present))
+        variance = float(sum(self.c_inv[i, j] for i in present for j in present))
+        variance += sum(tau for c, tau in zip(cols, self.tau) if c < 0)
+        return mean, variance
+
+
+class ReportModel:
+    """The hierarchical model of one report's departures (see the module's docstring)."""
+
+    def __init__(self, members: list[Member]):
+        self.members = members
+        self.tests = sorted({m.test for m in members})
+        self._test_of = np.array([self.tests.index(m.test) for m in members], dtype=int)
+        configs = []
+        for m in members:
+            if m.config not in configs:
+                configs.append(m.config)
+        self._config_of = np.array([configs.index(m.config) for m in members], dtype=int)
+        self._runs = np.bincount(self._test_of, minlength=len(self.tests))  # series per test
+        slots = sorted({s for m in members for s in m.departures})
+        self.blocks: dict[Slot, tuple[np.ndarray, np.ndarray]] = {}
+        self._row: dict[Slot, dict[int, int]] = {}  # slot -> member -> its row in the block
+        self._test_counts: dict[Slot, np.ndarray] = {}  # slot -> members per test in the block
+        for slot in slots:
+            idx = np.array([i for i, m in enumerate(members) if slot in m.departures], dtype=int)
+            self.blocks[slot] = (idx, np.array([members[i].departures[slot] for i in idx]))
+            self._row[slot] = {int(member): row for row, member in enumerate(idx)}
+            self._test_counts[slot] = np.bincount(self._test_of[idx], minlength=len(self.tests))
+        self.theta: np.ndarray | None = None
+        self._layouts: dict[Slot, _Layout] = {}            # each slot's, all members in it
+        self._slot_posteriors: dict[Slot, _Posterior] = {}  # each slot's at the fitted theta
+
+    # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
+
+    @property
+    def s0(self) -> float:
+        return math.exp(self.theta[0])
+
+    @property
+    def spreads(self) -> np.ndarray:
+        return np.exp(self.theta[1:1 + len(self.tests)])
+
+    @property
+    def tau(self) -> tuple[float, float]:
+        return math.exp(self.theta[-2]), math.exp(self.theta[-1])
+
+    def _layout(self, idx: np.ndarray, keep: tuple[int, int] = (-1, -1)) -> _Layout:
+        return _Layout(self._test_of[idx], self._config_of[idx], keep)
+
+    def _posterior(self, idx: np.ndarray, values: np.ndarray, spreads: np.ndarray, tau: tuple[float, float],
+                   keep: tuple[int, int] = (-1, -1), layout: _Layout | None = None) -> _Posterior:
+        return _Posterior(layout or self._layout(idx, keep), values, spreads[self._test_of[idx]], tau[0], tau[1])
+
+    def _objective(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
+        """Penalised negative log-likelihood and its gradient in theta."""
+        n_tests = len(self.tests)
+        s0, spreads = math.exp(theta[0]), np.exp(theta[1:1 + n_tests])
+        tau = (math.exp(theta[-2]), math.exp(theta[-1]))
+        value, grad = 0.0, np.zeros_like(theta)
+        for slot, (idx, values) in self.blocks.items():
+            if slot not in self._layouts:
+                self._layouts[slot] = self._layout(idx)
+            post = self._posterior(idx, values, spreads, tau, layout=self._layouts[slot])
+            value += post.likelihood()
+            per_member, d_tau_t, d_tau_c = post.gradients()
+            np.add.at(grad, 1 + self._test_of[idx], per_member * spreads[self._test_of[idx]])
+            grad[-2] += d_tau_t * tau[0]
+            grad[-1] += d_tau_c * tau[1]
+        # each test's spread ~ scaled inverse chi-square (PRIOR_DF, s0)
+        log_spreads = theta[1:1 + n_tests]
+        value += float(np.sum((PRIOR_DF / 2 + 1) * log_spreads + PRIOR_DF * s0 / (2 * spreads))
+                       - n_tests * PRIOR_DF / 2 * theta[0])
+        grad[1:1 + n_tests] += (PRIOR_DF / 2 + 1) - PRIOR_DF * s0 / (2 * spreads)
+        grad[0] += float(np.sum(PRIOR_DF * s0 / (2 * spreads))) - n_tests * PRIOR_DF / 2
+        return value, grad
+
+    def fit(self) -> ReportModel:
+        from scipy.optimize import minimize
+
+        start = np.full(len(self.tests) + 3, math.log(0.01))
+        result = minimize(self._objective, start, jac=True, method="L-BFGS-B",
+                          bounds=[LOG_VARIANCE_BOUNDS] * len(start))
+        self.theta = result.x
+        self._slot_posteriors = {}
+        return self
+
+    # -- one member left out ----------------------------------------------------------------
+
+    def spread_without(self, i: int) -> float | None:
+        """The spread of member ``i``'s test, estimated from the test's other members (with
+        the shrinkage towards s0); s0 where the test has no other member. None when the report
+        has no other member at all: nothing but the point's own series could say how far it
+        scatters."""
+        if len(self.members) < 2:
+            return None
+        g = self._test_of[i]
+        if self._runs[g] < 2:
+            return self.s0
+        others = [(idx[idx != i], values[idx != i]) for idx, values in self.blocks.values()]
+        others = [(idx, values, self._layout(idx)) for idx, values in others if np.any(self._test_of[idx] == g)]
+        if not others:
+            return self.s0
+        from scipy.optimize import minimize_scalar
+
+        spreads, tau, s0 = self.spreads.copy(), self.tau, self.s0
+
+        def objective(log_spread: float) -> float:
+            spreads[g] = math.exp(log_spread)
+            value = sum(self._posterior(idx, values, spreads, tau, layout=layout).likelihood()
+                        for idx, values, layout in others)
+            return value + (PRIOR_DF / 2 + 1) * log_spread + PRIOR_DF * s0 / (2 * math.exp(log_spread))
+
+        found = minimize_scalar(objective, bounds=LOG_VARIANCE_BOUNDS, method="bounded",
+                                options={"xatol": 1e-4})
+        return math.exp(found.x)
+
+    def predict(self, i: int, slot: Slot, spread: float) -> tuple[float, float]:
+        """(departure, variance) of member ``i`` at ``slot`` from the other members' departures
+        there, with ``spread`` (spread_without(i)) as its test's spread."""
+        tau = self.tau
+        block = self.blocks.get(slot)
+        if block is None or len(block[0]) - (i in self._row[slot]) == 0:
+            return 0.0, spread + tau[0] + tau[1]
+        idx, values = block
+        test, config = self._test_of[i], self._config_of[i]
+        row = self._row[slot].get(i, -1)
+        if self._test_counts[slot][test] - (row >= 0) == 0:
+            # no other member ran its test: the others' posterior is the slot's, less this member
+            mean, variance = self._slot_posterior(slot).without(row, test, config)
+            return mean, spread + variance
+        keep = idx != i
+        spreads = self.spreads.copy()
+        spreads[test] = spread
+        post = self._posterior(idx[keep], values[keep], spreads, tau, (test, config))
+        mean, variance = post.effect(test, config)
+        return mean, spread + variance
+
+    def _slot_posterior(self, slot: Slot) -> _Posterior:
+        """The posterior of every member of the slot (the fitted spreads), computed once."""
+        if slot not in self._slot_posteriors:
+            idx, values = self.blocks[slot]
+            self._slot_posteriors[slot] = self._posterior(idx, values, self.spreads, self.tau,
+                                                          layout=self._layouts.get(slot))
+        return self._slot_posteriors[slot]
+
+
+# -- the predictive distribution --------------------------------------------------------------
+
+DF_BOUNDS = (1.0, 1000.0)
+
+
+@dataclass(frozen=True)
+class Predictive:
+    """A Student t on the log scale: a point with predictive variance v has log(cost) ~
+    log(predicted) + scale * sqrt(v) * t(df)."""
+
+    scale: float
+    df: float
+    scores: int  # how many leave-one-size-out errors calibrated it (0: none, the model's own)
+
+    def half_width(self, level: float, sd: float) -> float:
+        from scipy.special import stdtrit
+
+        return self.scale * float(stdtrit(self.df, 0.5 + level / 2.0)) * sd
+
+
+UNCALIBRATED = Predictive(1.0, PRIOR_DF, 0)
+
+
+def calibrate(scores) -> Predictive:
+    """The Student t (scale, degrees of freedom) that fits the standardised errors ``scores``
+    best (maximum likelihood); the model's own t (PRIOR_DF, scale 1) where fewer than
+    MIN_CALIBRATION_SCORES are available."""
+    z2 = np.square(np.asarray(scores, dtype=float))
+    z2 = z2[z2 > 0]  # an exact prediction carries no scale
+    if len(z2) < MIN_CALIBRATION_SCORES:
+        return UNCALIBRATED
+    from scipy.optimize import brentq, minimize_scalar
+    from scipy.special import gammaln
+
+    # the root lies between the smallest and the largest z^2 (there excess is > 0, < 0)
+    low, high = math.log(float(z2.min())) - 1.0, math.log(float(z2.max())) + 1.0
+
+    def scale_for(df: float) -> float:
+        """The likelihood's scale at ``df``: mean((df + 1) z^2 / (df s^2 + z^2)) = 1, a
+        decreasing function of s^2, solved on log s^2."""
+        def excess(log_scale2: float) -> float:
+            return float(np.mean((df + 1) * z2 / (df * math.exp(log_scale2) + z2))) - 1.0
+
+        return math.exp(0.5 * brentq(excess, low, high, xtol=1e-9))
+
+    def negative_log_likelihood(log_df: float) -> float:
+        df = math.exp(log_df)
+        scale = scale_for(df)
+        return -(len(z2) * (gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * math.log(df * math.pi)
+                            - math.log(scale))
+                 - (df + 1) / 2 * float(np.sum(np.log1p(z2 / (scale * scale * df)))))
+
+    found = minimize_scalar(negative_log_likelihood, bounds=tuple(math.log(v) for v in DF_BOUNDS),
+                            method="bounded", options={"xatol": 1e-3})
+    df = math.exp(found.x)
+    return Predictive(scale_for(df), df, len(z2))

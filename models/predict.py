@@ -1,0 +1,216 @@
+"""Every point of every fitted series predicted without its size, with its intervals.
+
+For each series (its usable points), per report:
+
+1. the series' own curves: the line and the power law fitted to all usable sizes, and each
+   usable size predicted by the line (and, for comparison, the power law) of the other sizes
+   (`models.fit.leave_one_size_out`); a point left out for an error finding is predicted by
+   the curves of all usable sizes, or of the others where its size has a usable point too;
+2. what the report's series share (`models.hierarchy.ReportModel`): the departure of each
+   left-out size from its line, predicted from the same test's and the same configuration's
+   departures at that size, and its variance;
+3. the predictive distribution (`models.hierarchy.calibrate`): a Student t calibrated on the
+   standardised errors of the report's other series; the 90 % and 99 % intervals come from it.
+
+A point's prediction and intervals never use its own value (nor, through its series' other
+fits, indirectly): the typo repair and the model residual rule rely on it. Imports numpy (and
+scipy inside the functions): only `models.tables.fit_all` imports this module, and only when
+there is something to fit.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .fit import Fit, LeftOut, full_fits, leave_one_size_out, position, pooled_sigma
+from .hierarchy import UNCALIBRATED, Member, Predictive, ReportModel, calibrate
+from .spec import BASE, LEVELS, MODELS, POOL_OUTLIER, POWER
+
+CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores")
+# A series' predictive distribution is calibrated on the errors of the other series of its
+# report, left out in at most this many folds (series i in fold i mod CALIBRATION_FOLDS): one
+# series' errors never calibrate its own intervals, and a report of thousands of series costs
+# twenty fits of a Student t, not thousands.
+CALIBRATION_FOLDS = 20
+
+
+@dataclass
+class Prediction:
+    """The prediction of one size of a series by fits that did not use the size."""
+
+    size: float
+    base: float                 # the series' line of the other sizes (all usable sizes for an
+    power: float                # excluded point's own size) and its power law, at the size
+    base_fit: Fit
+    departure: float = 0.0      # log: what the report's series share at the size
+    model_variance: float | None = None  # of log cost, from the hierarchical model
+    variance: float | None = None        # the same, no narrower than an outlying base fit's own
+    predictive: Predictive = UNCALIBRATED
+    limits: dict[float, tuple[float, float]] = field(default_factory=dict)  # level -> (lower, upper)
+
+    @property
+    def predicted(self) -> float:
+        return self.base * math.exp(self.departure)
+
+    @property
+    def sd(self) -> float | None:
+        return None if self.variance is None else math.sqrt(self.variance)
+
+    @property
+    def fit_sizes(self) -> tuple[float, ...]:
+        return self.base_fit.sizes
+
+    @property
+    def extrapolated(self) -> bool:
+        return self.size < self.fit_sizes[0] or self.size > self.fit_sizes[-1]
+
+    def interval(self, level: float) -> tuple[float | None, float | None]:
+        return self.limits.get(level, (None, None))
+
+
+@dataclass
+class SeriesResult:
+    fits: dict[str, Fit]                    # the curves of all usable sizes
+    loso: dict[str, list[LeftOut]]          # each usable size by the curves of the others
+    predictions: dict[float, Prediction]    # every size of the series (usable or not)
+    sigma: dict[str, tuple[float | None, int]]  # model -> residual SD pooled over the report and
+                                                # its degrees of freedom (parameters' 95 % intervals)
+    spread: float | None = None             # variance of its test's departures, without it
+    predictive: Predictive = UNCALIBRATED
+    chosen: str = BASE
+
+    @property
+    def fit(self) -> Fit:
+        return self.fits[BASE]
+
+    def loso_mape(self, model: str) -> float:
+        """Mean absolute percentage error of ``model``'s own curve of the other sizes."""
+        return float(np.mean([abs(lo.predicted - obs) / obs * 100.0
+                              for lo in self.loso[model] for obs in lo.observed]))
+
+
+def fit_reports(fitted: list) -> None:
+    """Fit every series of ``fitted`` (models.tables.Series with >= MIN_SIZES usable sizes) and
+    set each one's ``result``; series are grouped by report (source)."""
+    by_report: dict[str, list] = defaultdict(list)
+    for s in fitted:
+        by_report[s.key["source"]].append(s)
+    for members in by_report.values():
+        _fit_report(members)
+
+
+def _fit_report(series: list) -> None:
+    own = [_own_curves(s) for s in series]
+    sigmas = _pooled_sigmas(own)
+    typical = _Typical(series, own)
+    model = ReportModel([Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS),
+                                {(lo.size, lo.position): lo.residual for lo in loso[BASE]})
+                         for s, (_fits, loso) in zip(series, own)]).fit()
+    for i, (s, (fits, loso)) in enumerate(zip(series, own)):
+        spread = model.spread_without(i)
+        s.result = SeriesResult(fits, loso, {}, sigmas[i], spread=spread)
+        for size in sorted({p.size for p in s.points}):
+            s.result.predictions[size] = _predict(model, i, size, fits, loso, spread, typical)
+    _calibrate(series)
+
+
+def _own_curves(s) -> tuple[dict[str, Fit], dict[str, list[LeftOut]]]:
+    sizes, costs = [p.size for p in s.usable], [p.cost for p in s.usable]
+    return full_fits(sizes, costs), {m: leave_one_size_out(m, sizes, costs) for m in MODELS}
+
+
+def _pooled_sigmas(own: list) -> list[dict[str, tuple[float | None, int]]]:
+    """Each series' residual SD of each curve pooled with the report's other series (the
+    parameters' 95 % intervals; with three sizes a series alone has one degree of freedom)."""
+    rss = {m: sum(fits[m].rss for fits, _ in own) for m in MODELS}
+    df = {m: sum(fits[m].df for fits, _ in own) for m in MODELS}
+    return [{m: pooled_sigma(fits[m].rss, fits[m].df, rss[m] - fits[m].rss, df[m] - fits[m].df)
+             for m in MODELS} for fits, _ in own]
+
+
+class _Typical:
+    """How well the fits of a series' other sizes usually fit them: per test and slot, the
+    residual SDs of the same fits of the test's series (its full fits for a point whose size
+    has no usable point), and the report's median over its full fits."""
+
+    def __init__(self, series: list, own: list):
+        self.tests = [s.key["scenario"] for s in series]
+        self.runs: dict[str, list[int]] = defaultdict(list)  # test -> its series
+        for j, test in enumerate(self.tests):
+            self.runs[test].append(j)
+        self.by_slot = [{(lo.size, lo.position): lo.fit.own_sigma for lo in loso[BASE]} for _fits, loso in own]
+        self.full = [fits[BASE].own_sigma for fits, _loso in own]
+        self.report = _median([v for v in self.full if v is not None])
+
+    def of(self, i: int, slot: tuple | None) -> float | None:
+        """The typical residual SD the fit that predicts member ``i`` at ``slot`` (None: the
+        full fit) is compared with: the median over the same test's other series, or the
+        report's median where the test has no other such fit."""
+        same = [j for j in self.runs[self.tests[i]] if j != i]
+        values = [self.full[j] if slot is None else self.by_slot[j].get(slot) for j in same]
+        values = [v for v in values if v is not None]
+        return _median(values) if values else self.report
+
+
+def _predict(model: ReportModel, i: int, size: float, fits: dict[str, Fit], loso: dict[str, list[LeftOut]],
+             spread: float | None, typical: _Typical) -> Prediction:
+    left = {m: next((lo for lo in loso[m] if lo.size == size), None) for m in MODELS}
+    if left[BASE] is not None:  # a usable size: the curves of the other sizes
+        prediction = Prediction(size, left[BASE].predicted, left[POWER].predicted, left[BASE].fit)
+        slot = (size, left[BASE].position)
+        usual = typical.of(i, slot)
+    else:  # only excluded points at this size: the curves of every usable size
+        prediction = Prediction(size, float(fits[BASE].predict([size])[0]),
+                                float(fits[POWER].predict([size])[0]), fits[BASE])
+        slot = (size, position(size, fits[BASE].sizes))
+        usual = typical.of(i, None)
+    if spread is None:
+        return prediction
+    prediction.departure, prediction.model_variance = model.predict(i, slot, spread)
+    prediction.variance = prediction.model_variance
+    own = prediction.base_fit.own_sigma
+    if own is not None and usual is not None and own > POOL_OUTLIER * usual:
+        # the fit of the other sizes fits them far worse than the same fits of the test's other
+        # series fit theirs (a slip among those sizes): the prediction is no surer than that
+        # fit's own scatter, so the slip itself is flagged, not the sizes predicted from it
+        prediction.variance = max(prediction.variance, own * own)
+    return prediction
+
+
+def _calibrate(series: list) -> None:
+    """Each series' predictive distribution from the standardised errors of the report's series
+    in the other folds (CALIBRATION_FOLDS: with as many series or fewer, every series is a fold
+    of its own), and the intervals of its predictions."""
+    scores = [_scores(s) for s in series]
+    folds = min(len(series), CALIBRATION_FOLDS)
+    by_fold = [calibrate([z for j, zs in enumerate(scores) if j % folds != fold for z in zs])
+               for fold in range(folds)]
+    for i, s in enumerate(series):
+        s.result.predictive = by_fold[i % folds]
+        for p in s.result.predictions.values():
+            p.predictive = s.result.predictive
+            if p.sd is None:
+                continue
+            for level in LEVELS:
+                half = p.predictive.half_width(level, p.sd)
+                half = min(half, 700.0)  # beyond, a float cannot hold the limit
+                p.limits[level] = (p.predicted * math.exp(-half), p.predicted * math.exp(half))
+
+
+def _scores(s) -> list[float]:
+    """log(observed / predicted) / model SD of each distinct usable point of the series."""
+    out = []
+    for lo in s.result.loso[BASE]:
+        p = s.result.predictions[lo.size]
+        if p.model_variance is None or p.model_variance <= 0:
+            continue
+        out.extend(math.log(obs / p.predicted) / math.sqrt(p.model_variance) for obs in lo.observed)
+    return out
+
+
+def _median(values):
+    return statistics.median(values) if values else None
