@@ -163,7 +163,7 @@ $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
 test: $(STAMP) system-packages
-	$(PY) -m pytest -q $(PYTEST_PARALLEL)
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=40
 
 # The whole suite with a report family added that lives only in its four files under
 # tests/fixtures/toy/ (tests/support/extra.py): nothing in the tests may assume the reports

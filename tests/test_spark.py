@@ -39,7 +39,7 @@ def test_every_rule_and_interface_view_translates():
     for name, create in views.items():
         assert "MATERIALIZED" not in to_spark(_view_query(create)).upper(), name
     assert {"config_key", "printed_half_ulp"} <= set(macros())
-    inlined = to_spark("SELECT config_key(k, v, r, t) FROM x")
+    inlined = to_spark("SELECT config_key(k, v, r, t, topology, qms, latency) FROM x")
     assert "CONCAT_WS('|'" in inlined and "single_copy" in inlined
 
 

@@ -40,7 +40,7 @@ def data() -> list[dict]:
         else:
             config = config_label(r["concurrency_kind"], r["concurrency"], r["replicas"], r["tshirt"])
             config = f"{config}, {deployment}" if deployment else config
-            load = None
+            load = ""  # blank in the tooltip
         persistence = persistence_label(r["persistent"]) or "not stated"
         out.append({
             "report": r["report"], "product": r["product"], "platform": r["platform"], "scenario": r["scenario"],
@@ -50,8 +50,9 @@ def data() -> list[dict]:
                       f"{persistence}|{config}",
             "size": plain(r["size"]), "size_label": size_label(r["size"]),
             "rate": plain(r["rate"]), "cost": plain(r["cost"]),
-            "rate_printed": r["msg_rate_printed"], "cost_printed": r["cpu_ms_per_msg_printed"],
-            "cpu_printed": r["cpu_busy_pct_printed"], "load": load,
+            # a number the row does not print shows blank in the tooltip, not "null"
+            "rate_printed": r["msg_rate_printed"] or "", "cost_printed": r["cpu_ms_per_msg_printed"] or "",
+            "cpu_printed": r["cpu_busy_pct_printed"] or "", "load": load,
             "table": r["source_table"], "where": f"{r['source']}:{r['source_line']}",
         })
     return out
@@ -90,8 +91,10 @@ def explorer_chart(rows: list[dict] | None = None) -> Html:
                alt.Tooltip("cost_printed:N", title="CPU/msg (printed)"),
                alt.Tooltip("cpu_printed:N", title="%CPU (printed)"), alt.Tooltip("load:N", title="load at the peak"),
                alt.Tooltip("where:N", title="source line")]
+    # the end labels flush with the axis: a label reaching past its end would widen the chart
+    # by a few pixels for some filters and not others, past its container on a phone
     x = alt.X("size:Q", scale=fitted_log_scale(), title="Message size (bytes, log scale)",
-              axis=alt.Axis(format="~s"))
+              axis=alt.Axis(format="~s", labelFlush=True))
     # The legend's place and columns are configuration, not the encoding's, so that site.js
     # can put it in one column when the panels stack on a phone.
     color = alt.Color("group:N", title="Product \u00b7 platform")
