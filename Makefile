@@ -163,11 +163,11 @@ $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
 test: $(STAMP) system-packages
-	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=40
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=25 --junitxml=test-artifacts/junit.xml
 
 # The whole suite with a report family added that lives only in its four files under
 # tests/fixtures/toy/ (tests/support/extra.py): nothing in the tests may assume the reports
-# there are. tests/test_fixture_family.py runs this too.
+# there are (tests/test_fixture_family.py runs the tests that count over the reports so).
 test-family: $(STAMP) system-packages
 	PERFWH_EXTRA_FAMILY=tests/fixtures/toy $(PY) -m pytest -q $(PYTEST_PARALLEL)
 

@@ -150,7 +150,8 @@ def test_the_suites_counts_take_the_family():
     if extra.folder() is not None:
         assert extra.folder() == TOY.resolve()  # this is the run: the family is in it
         return
-    env = {**os.environ, extra.ENV: str(TOY.relative_to(PROJECT_ROOT))}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")},
+           extra.ENV: str(TOY.relative_to(PROJECT_ROOT))}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "-m", "not slow", *(str(PROJECT_ROOT / "tests" / name) for name in COUNTING_TESTS)],
                           cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
