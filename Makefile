@@ -25,12 +25,7 @@ endif
 
 # What each stage reads (code of the stage and of everything below it, and its data).
 CORE      := $(wildcard perfwh/__init__.py perfwh/core/*.py)
-# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
-# than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
-# make cannot take as a prerequisite's name.
-RAW       := data/raw/sources.yml \
-             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
-LOAD_IN   := $(RAW) $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $(CORE) \
+LOAD_CODE := $(wildcard ingest/*.py schema/*.sql schema/dictionary.yml) $(CORE) \
              $(wildcard perfwh/warehouse/*.py perfwh/stages/build.py perfwh/stages/writing.py)
 RULES_IN  := $(wildcard rules/*.sql perfwh/quality/*.py)
 MODELS_IN := $(wildcard models/*.py perfwh/stages/models.py)
@@ -39,8 +34,29 @@ NB_IN     := $(wildcard notebooks/*.ipynb perfwh/publish/*.py perfwh/publish/*.y
 SITE_IN   := $(shell find site -type f -not -path 'site/_site/*' -not -path 'site/vendor/*' -not -name '.*' \
                -not -name 'report-*.qmd' -not -name '_reports.yml' 2>/dev/null) \
              _quarto.yml $(shell find perfwh/publish -name '*.py' -o -name '*.yml')
+DB        := data/curated/warehouse.duckdb
 
-.PHONY: all install system-packages warehouse findings models notebooks site test check-fast bench clean requirements raw-changed
+# The stamps hold what each stage read (perfwh/stages/stamps.py). A stage whose inputs have
+# the contents it recorded gets its stamp brought forward before make compares times: after
+# `perfwh add`, which brings the warehouse, findings and models up to date itself, only the
+# notebooks and the site run.
+ifneq ($(wildcard $(PY) $(STAMPS)/warehouse),)
+  $(shell $(PY) -m perfwh.stages.stamps refresh --raw data/raw --db $(DB) \
+      $(STAMPS)/warehouse $(STAMP) data/raw/sources.yml $(LOAD_CODE) -- \
+      $(STAMPS)/findings $(RULES_IN) $(MODELS_IN) -- $(STAMPS)/models $(MODELS_IN) -- \
+      $(STAMPS)/notebooks $(NB_IN) -- $(STAMPS)/site $(SITE_IN))
+endif
+
+# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
+# than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
+# make cannot take as a prerequisite's name.
+RAW       := data/raw/sources.yml \
+             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
+LOAD_IN   := $(RAW) $(LOAD_CODE)
+# How a stage ends: its stamp records what it read.
+RECORD    = $(PY) -m perfwh.stages.stamps record
+
+.PHONY: all install system-packages warehouse findings models notebooks site test test-family check-fast bench clean requirements raw-changed
 
 all: $(STAMPS)/site
 	@echo "perfwh: the warehouse, findings, models, notebooks and site are up to date"
@@ -63,7 +79,8 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 	cp site/vendor/package.json site/vendor/package-lock.json $(VENV)/site-vendor/
 	cd $(VENV)/site-vendor && npm ci --legacy-peer-deps --no-audit --no-fund --loglevel=error
 	$(PY) -m pip check --disable-pip-version-check
-	touch $(STAMP)
+	# what was installed, by content (the stages' stamps record it: new pins rebuild the warehouse)
+	cat requirements.txt pyproject.toml site/vendor/package-lock.json | sha256sum > $(STAMP)
 
 # System packages (Debian's) that only some targets use, installed by those targets and not by
 # `make`, which needs neither and runs as an ordinary user: headless Chromium for the site's
@@ -106,12 +123,12 @@ $(STAMPS):
 
 raw-changed:
 
-# Raw reports and filed submissions -> data/curated/warehouse.duckdb (star schema), its Parquet
-# export and the partitioned Parquet lake (data/curated/lake/).
+# Raw reports and filed submissions -> data/curated/warehouse.duckdb (star schema) and its
+# partitioned Parquet lake (data/curated/lake/).
 warehouse: $(STAMPS)/warehouse
 $(STAMPS)/warehouse: $(STAMP) $(LOAD_IN) | $(STAMPS)
 	$(PERFWH) build --rules none
-	touch $@
+	$(RECORD) $@ $(STAMP) data/raw/sources.yml $(LOAD_CODE)
 
 # The data-quality rules through Great Expectations -> dq_findings (and data/curated/gx/).
 # The model residual rule compares each cost with the models' prediction of it, so this stage
@@ -120,25 +137,25 @@ $(STAMPS)/warehouse: $(STAMP) $(LOAD_IN) | $(STAMPS)
 findings: $(STAMPS)/findings
 $(STAMPS)/findings: $(STAMPS)/warehouse $(RULES_IN) $(MODELS_IN)
 	$(PERFWH) findings
-	touch $@
+	$(RECORD) $@ $(RULES_IN) $(MODELS_IN)
 
 # Cost-vs-size models and leave-one-size-out predictions -> model_fits, model_predictions.
 models: $(STAMPS)/models
 $(STAMPS)/models: $(STAMPS)/findings $(MODELS_IN)
 	$(PERFWH) models
-	touch $@
+	$(RECORD) $@ $(MODELS_IN)
 
 # The analysis notebooks, executed headless into data/curated/notebooks/.
 notebooks: $(STAMPS)/notebooks
 $(STAMPS)/notebooks: $(STAMPS)/models $(NB_IN)
 	$(PERFWH) notebooks
-	touch $@
+	$(RECORD) --reads $(DB) $@ $(NB_IN)
 
 # The website (quarto render when quarto is on PATH, else nbclient + pandoc) -> site/_site/.
 site: $(STAMPS)/site
 $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 	$(PERFWH) site
-	touch $@
+	$(RECORD) --reads $(DB) $@ $(SITE_IN)
 
 # The whole suite on every core (pytest-xdist): a test that uses a module's fixtures runs on
 # the worker of the rest of its module, Spark's and the browser's tests on one worker each
@@ -146,7 +163,13 @@ $(STAMPS)/site: $(STAMPS)/notebooks $(SITE_IN)
 PYTEST_PARALLEL := -n auto --dist loadgroup --no-loadscope-reorder
 
 test: $(STAMP) system-packages
-	$(PY) -m pytest -q $(PYTEST_PARALLEL)
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=25 --junitxml=test-artifacts/junit.xml
+
+# The whole suite with a report family added that lives only in its four files under
+# tests/fixtures/toy/ (tests/support/extra.py): nothing in the tests may assume the reports
+# there are (tests/test_fixture_family.py runs the tests that count over the reports so).
+test-family: $(STAMP) system-packages
+	PERFWH_EXTRA_FAMILY=tests/fixtures/toy $(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 # A few minutes, for iteration: everything but the tests marked slow. Never instead of `make test`.
 check-fast: $(STAMP) system-packages

@@ -61,13 +61,18 @@ class AliasMap:
         return normalise_header(text) in self._known
 
 
+def head(lines: Sequence[Line], within: int = 60) -> list[Line]:
+    """The top of a report: its first ``within`` lines that hold text. (A PDF's cover page
+    may open with dozens of blank lines restored from the layout.)"""
+    return [line for line in lines if line.text.strip()][:within]
+
+
 def require_signature(lines: Sequence[Line], family: str, patterns: Iterable[str],
                       description: str, within: int = 60) -> None:
     """Refuse a file of another family: one of ``patterns`` must occur near the top."""
     if not lines or all(not line.text.strip() for line in lines):
         raise ParseError("the file is empty", 1, expected=description)
-    head = [line for line in lines[:within]]
-    for line in head:
+    for line in head(lines, within):
         text = clean_text(line.text)
         if any(re.search(p, text) for p in patterns):
             return

@@ -4,18 +4,21 @@ Every module of the ingest package that is not part of its infrastructure (`INFR
 is a report family's parser, found here by listing the package: adding a family is adding
 its module (with FAMILY, SIGNATURE, DESCRIPTION and ``parse(lines) -> ParsedReport``; END
 and ROW_SHAPE are checked when present), its raw file, its sources.yml entry and its
-expected-values test - nothing else names the families. Tests may `register` a parser
-module of their own (a fixture family).
+expected values - nothing else names the families. Modules of the folders in
+$PERFWH_FAMILY_PATH are families too, and tests may `register` a parser module of their own.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 
-from .common import require_end, require_rows_read, require_signature
+from .common import head, require_end, require_rows_read, require_signature
 from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
@@ -23,6 +26,10 @@ from .text import clean_text
 INFRASTRUCTURE = frozenset({"common", "families", "pdf", "prose", "reader", "records",
                             "spreadsheet", "submission", "text", "units", "vocabulary"})
 REQUIRED = ("FAMILY", "SIGNATURE", "DESCRIPTION", "parse")
+# Folders of report-family modules outside the ingest package, separated as PATH is: the parser
+# of a family of one's own reports, or a fixture family run through the whole test suite. A
+# module there that defines FAMILY is a family (and must be a complete one); others are not.
+PATH_ENV = "PERFWH_FAMILY_PATH"
 
 _REGISTERED: dict[str, ModuleType] = {}
 
@@ -40,7 +47,28 @@ def _discover() -> dict[str, ModuleType]:
             raise ImportError(f"ingest/{info.name}.py is neither infrastructure nor a complete "
                               f"report family: it lacks {', '.join(missing)}")
         found[module.FAMILY] = module
+    for folder in filter(None, os.environ.get(PATH_ENV, "").split(os.pathsep)):
+        for path in sorted(Path(folder).glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            module = _load_file(path)
+            if hasattr(module, "FAMILY"):
+                missing = [name for name in REQUIRED if not hasattr(module, name)]
+                if missing:
+                    raise ImportError(f"{path} (${PATH_ENV}) defines FAMILY but lacks "
+                                      f"{', '.join(missing)}")
+                found.setdefault(module.FAMILY, module)
     return found
+
+
+def _load_file(path: Path) -> ModuleType:
+    """A module of a family folder, by its file (named after the folder and the file, so that
+    two folders' modules of one name do not collide)."""
+    name = "perfwh_family_" + re.sub(r"\W", "_", f"{path.parent.name}_{path.stem}")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def register(module: ModuleType) -> None:
@@ -93,9 +121,9 @@ def parse(family: str, lines: Sequence[Line], source: str) -> ParsedReport:
 def detect(lines: Sequence[Line], source: str) -> str:
     """The family whose signature appears near the top of the file and one of whose results
     rows appears in it (a text that only mentions a report - a README - is none of them)."""
-    head = [clean_text(line.text) for line in lines[:60]]
+    top = [clean_text(line.text) for line in head(lines)]
     for family, module in families().items():
-        if not any(re.search(p, text) for p in module.SIGNATURE for text in head):
+        if not any(re.search(p, text) for p in module.SIGNATURE for text in top):
             continue
         shape = getattr(module, "ROW_SHAPE", None)
         if shape is None or any(re.search(shape, clean_text(line.text)) for line in lines):

@@ -5,11 +5,11 @@ pdfplumber's ``extract_tables`` misreads tables drawn without rules, which is mo
 of these reports, so the parsers read the text lines instead.
 
 A text layer has no blank lines, but the parsers rely on them (a blank line ends a
-table), so blank lines are put back from the layout: a vertical gap of n line pitches
-between two lines is n - 1 blank lines, measured on each page from the top margin
-(the highest first line of any page) down to the bottom margin (the lowest last line
-of any page). Tabs and runs of spaces come out as single spaces; the parsers read rows
-by whitespace tokens, never by tabs.
+table or a paragraph), so blank lines are put back from the layout: a vertical gap of n
+line pitches (the spacing of running text, `_pitch`) between two lines is n - 1 blank
+lines, measured on each page from the top margin (the highest first line of any page)
+down to the bottom margin (the lowest last line of any page). Tabs and runs of spaces
+come out as single spaces; the parsers read rows by whitespace tokens, never by tabs.
 """
 from __future__ import annotations
 
@@ -30,15 +30,32 @@ def _page_rows(page) -> list[tuple[float, str]]:
                   key=lambda row: row[0])
 
 
+LONG_LINE = 20  # characters: a line of running text or a table row, not a chart's label
+
+
+def _gaps(pages: list[list[tuple[float, str]]], long_only: bool) -> Counter:
+    """How often each distance between the tops of consecutive lines occurs (to 0.1 pt)."""
+    gaps = Counter(round(b[0] - a[0], 1) for rows in pages for a, b in zip(rows, rows[1:])
+                   if not long_only or min(len(a[1]), len(b[1])) >= LONG_LINE)
+    return Counter({gap: n for gap, n in gaps.items() if gap >= 1})
+
+
 def _pitch(pages: list[list[tuple[float, str]]]) -> float | None:
-    """One line of the layout: the smallest distance between consecutive lines that is
-    common (paragraphs separated by blank lines make twice the pitch the most common)."""
-    gaps = Counter(round(b[0] - a[0], 1) for rows in pages for a, b in zip(rows, rows[1:]))
-    gaps = Counter({gap: n for gap, n in gaps.items() if gap >= 1})
+    """One line of the layout: the distance between consecutive lines of running text.
+
+    Measured between long lines only: a chart's axis labels and rotated titles, set a few
+    points apart, would otherwise make the pitch a quarter of a text line and put blank lines
+    between every two lines of a paragraph. The most common distance is the pitch, unless a
+    common smaller one divides it (text with a blank line after most lines makes twice the
+    pitch the most common)."""
+    gaps = _gaps(pages, long_only=True) or _gaps(pages, long_only=False)
     if not gaps:
         return None
     common = [gap for gap, n in gaps.items() if n >= max(2, 0.02 * sum(gaps.values()))]
-    return min(common or gaps)
+    most = max(gaps, key=lambda gap: (gaps[gap], -gap))
+    divisors = [gap for gap in common
+                if any(abs(gap * n - most) <= 0.03 * most for n in (2, 3, 4))]
+    return min(divisors) if divisors else most
 
 
 def _blanks(gap: float, pitch: float | None) -> int:

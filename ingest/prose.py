@@ -32,7 +32,8 @@ from .records import Claim, Line, Quantity
 
 # kind -> the comparisons it allows
 CLAIM_KINDS: dict[str, tuple[str, ...]] = {
-    "value": ("approx", "over", "under", "max_copies", "ratio_approx", "ratio_over", "overhead_pct"),
+    "value": ("approx", "over", "under", "max_copies", "ratio_approx", "ratio_over", "overhead_pct",
+              "gain_over", "reduction_approx", "reduction_at_most"),
     "count": ("exactly",),
     "order": ("higher", "lower"),
     "best": ("highest", "lowest"),

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import codecs
+import hashlib
+import json
+import os
 from pathlib import Path
 
 from .records import Line, ParseError
@@ -42,6 +45,54 @@ def read_lines(path: Path) -> list[Line]:
     with path.open("rb") as handle:
         magic = handle.read(5)
     if magic == b"%PDF-":
-        from .pdf import pdf_lines  # pdfplumber is only imported for PDFs
-        return pdf_lines(path)
+        return _pdf_lines_cached(path)
     return read_text(path)
+
+
+# -- the lines of a PDF, read once per content --------------------------------------------
+#
+# Reading a PDF's text layer costs pdfplumber about 0.2 s a page (the MQ Appliance reports: 4 to
+# 9 s each), a text report a few milliseconds, and raw files never change (sources.yml records
+# their sha256). So the lines of a PDF are kept in a cache folder under the file's sha256 and
+# the reader's own (a changed reader reads again), written whole or not at all; a cache that
+# cannot be read or written is no cache. $PERFWH_CACHE names the folder ("off": none).
+CACHE_ENV = "PERFWH_CACHE"
+
+
+def _cache_dir() -> Path | None:
+    value = os.environ.get(CACHE_ENV)
+    if value == "off":
+        return None
+    if value:
+        return Path(value)
+    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    return Path(base) / "perfwh" / "pdf-lines"
+
+
+def _reader_digest() -> str:
+    here = Path(__file__).parent
+    code = b"".join((here / name).read_bytes() for name in ("pdf.py", "reader.py", "records.py"))
+    return hashlib.sha256(code).hexdigest()[:16]
+
+
+def _pdf_lines_cached(path: Path) -> list[Line]:
+    from .pdf import pdf_lines  # pdfplumber is only imported for PDFs
+
+    folder = _cache_dir()
+    if folder is None:
+        return pdf_lines(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    cached = folder / f"{digest}-{_reader_digest()}.json"
+    try:
+        return [Line(n, text, page) for n, text, page in json.loads(cached.read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError):
+        pass
+    lines = pdf_lines(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staged = folder / f".{cached.name}.{os.getpid()}.tmp"
+        staged.write_text(json.dumps([[x.number, x.text, x.page] for x in lines]), encoding="utf-8")
+        os.replace(staged, cached)
+    except OSError:
+        pass
+    return lines

@@ -108,6 +108,13 @@ class Observation:
     component: str | None = None  # what was measured when not the whole server
     observed_at: str | None = None  # ISO timestamp of a reading (power tables)
     page: int | None = None
+    # How the messaging was deployed, where the report says (the MQ Appliance reports): a
+    # topology of `ingest.vocabulary.TOPOLOGIES`, the queue managers the test's queues are
+    # spread over, and the round-trip delay inserted into the network between replicating
+    # appliances (a number of ms as printed; "0" for appliances connected directly).
+    topology: str | None = None
+    queue_managers: int | None = None
+    simulated_latency_ms: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,15 @@ class Claim:
     relative_concurrency_kind: str | None = None  # orderings: the other side's concurrency kind
     stated_date: str | None = None  # dates: ISO yyyy-mm-dd
     phrase: str | None = None  # the words that state a claim without a number (its printed value)
+    # The deployment the claim speaks of (`Observation`'s fields), and for ratio claims the
+    # other side's platform, topology and simulated latency where they differ from this side's
+    # ("3 times the throughput of the M2002B", "15% less than ... non HA Queue Managers").
+    topology: str | None = None
+    queue_managers: int | None = None
+    simulated_latency_ms: str | None = None
+    relative_platform: str | None = None
+    relative_topology: str | None = None
+    relative_simulated_latency_ms: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,3 +183,8 @@ class ParsedReport:
     tshirts: list[TShirt] = field(default_factory=list)
     header_variants: list[tuple[int, str, str]] = field(default_factory=list)
     """(line, printed header, canonical header) for each header that matched an alias."""
+    facts: dict = field(default_factory=dict)
+    """What the report says about itself, in sources.yml's terms (title, edition, published,
+    products, platforms), for a family whose editions each name their own: a further edition
+    filed with `perfwh add` takes the products and platforms its rows name from here where
+    the family's filed entry lacks them. sources.yml stays the one record of every fact."""

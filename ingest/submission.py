@@ -32,10 +32,11 @@ from .reader import text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
-from .vocabulary import (CONCURRENCY_KINDS, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
-                         METRIC_COLUMNS, NAME_COLUMNS, NON_PERSISTENT_WORDS, PERSISTENT_WORDS,
-                         REQUIRED_COLUMNS, TEMPLATE_COLUMNS, TSHIRTS, allowed_tshirts,
-                         kind_spellings)
+from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
+                         METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
+                         OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
+                         TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, kind_synonyms,
+                         topology_spellings)
 
 FAMILY = "submission"
 DESCRIPTION = "a CSV in the perfwh submission template"
@@ -174,7 +175,7 @@ def looks_like_submission(path: Path) -> bool:
 
 def header_problem(header: Sequence[str]) -> str | None:
     names = [h.strip().lstrip("\ufeff") for h in header]
-    missing = [c for c in TEMPLATE_COLUMNS if c not in names]
+    missing = [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
     if missing:
         return f"missing columns {', '.join(missing)}" + _misspellings(missing, names)
     twice = sorted({c for c in names if c and names.count(c) > 1})
@@ -300,6 +301,7 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
         raise ParseError("no data rows below the header", 1, str(path),
                          expected="one row per measured configuration")
     _check_cells(con, source, fmt)
+    _vocabulary_notes(con, fmt)
     _raw_rows(con, source)
     observations = con.sql("SELECT count(*) FROM sub_observations").fetchall()[0][0]
     rejects = con.sql("SELECT count(*) FROM sub_rejects").fetchall()[0][0]
@@ -313,9 +315,9 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
     named = [n if n else f"_unnamed_{i}" for i, n in enumerate(names)]
     columns = "{" + ", ".join(f"{_q(n)}: 'VARCHAR'" for n in named) + "}"
     # a name perfwh wrote with the apostrophe that keeps spreadsheets from running it reads back
-    # without it (ingest.spreadsheet)
-    template = ", ".join(f"nullif(trim({UNMARK_SQL.format(_ident(c))}), '') AS {c}"
-                         for c in TEMPLATE_COLUMNS)
+    # without it (ingest.spreadsheet); an optional column the header leaves out is blank
+    template = ", ".join(f"nullif(trim({UNMARK_SQL.format(_ident(c))}), '') AS {c}" if c in fmt.header
+                         else f"NULL::VARCHAR AS {c}" for c in TEMPLATE_COLUMNS)
     spare = " OR ".join(f"nullif(trim({_ident(f'_spare_{i}')}), '') IS NOT NULL"
                         for i in range(SPARE_CELLS))
     # Rows whose every cell is blank (Excel's ",,,,") are not measurements.
@@ -338,8 +340,8 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                                     strict_mode = false, all_varchar = true)) r {join})
             WHERE {any_cell} OR extra_cells""")
     except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
-        if type(err).__name__ == "InterruptException":  # Ctrl-C stopped the read: not bad input
-            raise
+        if type(err).__name__ in ("InterruptException", "OutOfMemoryException"):
+            raise  # Ctrl-C stopped the read, or the memory limit did: not bad input
         first = str(err).strip().splitlines()[0]
         match = re.search(r"[Ll]ine:?\s*(\d+)", first)
         raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,
@@ -372,10 +374,66 @@ def _value_sql(number: str, token: str, quantity: str) -> str:
 
 
 def _kind_sql(column: str) -> str:
-    """SQL for a concurrency_kind cell as the kind's name, whichever documented spelling it is
-    in ("T-shirt", "Tshirt", "Docker cores", ...); an unknown word stays as written."""
-    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(kind_spellings().items()))
-    return f"COALESCE(CASE lower(trim({column})) {cases} END, {column})"
+    """SQL for a concurrency_kind cell as the kind's name, whichever documented spelling or
+    synonym it is in ("T-shirt", "Tshirt", "Docker cores", "cores", ...); NULL for a word that
+    says none is counted ("none", "n/a"); an unknown word stays as written."""
+    words = {**kind_spellings(), **kind_synonyms()}
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(words.items()))
+    return (f"CASE WHEN list_contains({_list(NO_KIND_WORDS)}, lower(trim({column}))) THEN NULL "
+            f"ELSE COALESCE(CASE {FOLD_SQL.format(column)} {cases} END, {column}) END")
+
+
+def _vocabulary_notes(con, fmt: CsvFormat) -> None:
+    """A note for each synonym the file uses ("cores" read as docker_cores), on ``fmt``: what
+    was assumed is said, as for the encoding."""
+    synonyms = kind_synonyms()
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(k)}" for w, k in sorted(synonyms.items()))
+    for word, kind, rows, first in con.sql(f"""
+            SELECT trim(concurrency_kind) AS word,
+                   CASE WHEN list_contains({_list(NO_KIND_WORDS)}, lower(trim(concurrency_kind))) THEN ''
+                        ELSE CASE {FOLD_SQL.format('concurrency_kind')} {cases} END END AS kind,
+                   count(*), min(line)
+            FROM sub_cells
+            WHERE list_contains({_list(NO_KIND_WORDS)}, lower(trim(concurrency_kind)))
+               OR list_contains({_list(sorted(synonyms))}, {FOLD_SQL.format('concurrency_kind')})
+            GROUP BY ALL ORDER BY min(line), word""").fetchall():
+        meaning = (f"{kind} ({CONCURRENCY_KINDS[kind].meaning})" if kind
+                   else "blank (no concurrency counted)")
+        where = f"line {first}" if rows == 1 else f"{rows} rows, the first at line {first}"
+        fmt.notes.append(f"concurrency_kind {word!r} read as {meaning} ({where})")
+
+
+def _name_nearest(con) -> None:
+    """Each cell refused as an unknown word of the vocabulary (a concurrency kind, a
+    persistence, a T-shirt) names the nearest documented word (fewest edits of the folded
+    forms), in sub_rejects."""
+    kinds = [(w, k.name) for k in CONCURRENCY_KINDS.values() for w in (k.name, k.label, *k.synonyms)]
+    vocabularies = {
+        "concurrency_kind": ("concurrency_kind is not a concurrency kind", kinds),
+        "persistent": ("persistent is not a persistence",
+                       [(w, w) for w in PERSISTENT_WORDS + NON_PERSISTENT_WORDS]),
+        "concurrency": ("concurrency is not a T-shirt size",
+                        [(w, t.name) for t in TSHIRTS.values() for w in (t.name, *t.synonyms)]),
+    }
+    for column, (problem, words) in vocabularies.items():
+        known = ", ".join(f"({_q(w)}, {_q(shown)}, {rank})" for rank, (w, shown) in enumerate(words))
+        fold_value, fold_word = FOLD_SQL.format("v.value"), FOLD_SQL.format("w.word")
+        con.sql(f"""
+            UPDATE sub_rejects SET problem = problem || ' (the nearest documented word: ' || n.shown || ')'
+            FROM (SELECT v.value, arg_min(w.shown, levenshtein({fold_value}, {fold_word}) * 1000 + w.rank) AS shown
+                  FROM (SELECT DISTINCT printed_value AS value FROM sub_rejects
+                        WHERE column_name = {_q(column)} AND problem = {_q(problem)}) v
+                  CROSS JOIN (VALUES {known}) w(word, shown, rank)
+                  GROUP BY v.value) n
+            WHERE sub_rejects.column_name = {_q(column)} AND sub_rejects.problem = {_q(problem)}
+              AND sub_rejects.printed_value = n.value""")
+
+
+def _topology_sql(column: str) -> str:
+    """SQL for a topology cell as the topology's name, whichever documented spelling it is in
+    ("HA group", "ha_group", "HAgroup"); an unknown word stays as written."""
+    cases = " ".join(f"WHEN {_q(w)} THEN {_q(t)}" for w, t in sorted(topology_spellings().items()))
+    return f"COALESCE(CASE {FOLD_SQL.format(column)} {cases} END, {column})"
 
 
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
@@ -419,7 +477,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
-            SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind),
+            SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind,
+                               {_topology_sql('c.topology')} AS topology),
                    {', '.join(split)},
                    lower(persistent) AS persistent_word,
                    CASE lower(concurrency) {tshirt_case} END AS tshirt_name
@@ -453,6 +512,15 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
             END AS concurrency_problem,
             {_count_problem('server_cores')} AS cores_problem,
             {_count_problem('replicas')} AS replicas_problem,
+            CASE WHEN topology IS NULL OR list_contains({_list(sorted(TOPOLOGIES))}, topology) THEN NULL
+                 ELSE 'topology is not a topology' END AS topology_problem,
+            {_count_problem('queue_managers')} AS queue_managers_problem,
+            CASE WHEN simulated_latency_ms IS NULL THEN NULL
+                 WHEN NOT regexp_full_match(simulated_latency_ms, '{number}')
+                 THEN 'simulated_latency_ms is not a number of ms'
+                 WHEN topology = 'standalone'
+                 THEN 'simulated_latency_ms is given for a standalone test, which has no '
+                      || 'replication link' END AS latency_problem,
             {', '.join(problems_sql)}
         FROM typed t""")
     expected = {
@@ -464,11 +532,17 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                        "concurrency_kind tshirt one of " + allowed_tshirts(),
         "server_cores": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
         "replicas": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
+        "topology": "one of " + ", ".join(TOPOLOGIES) + ", or blank",
+        "queue_managers": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
+        "simulated_latency_ms": "a number of ms (0 for appliances connected directly) for a "
+                                "replicated topology, or blank",
         **{c: f"a name of at most {MAX_NAME_LENGTH} characters" for c in NAME_COLUMNS},
     }
     key_problems = [("message_size_bytes", "size_problem"), ("persistent", "persistent_problem"),
                     ("concurrency_kind", "kind_problem"), ("concurrency", "concurrency_problem"),
                     ("server_cores", "cores_problem"), ("replicas", "replicas_problem"),
+                    ("topology", "topology_problem"), ("queue_managers", "queue_managers_problem"),
+                    ("simulated_latency_ms", "latency_problem"),
                     *((c, f"{c}_problem") for c in NAME_COLUMNS)]
     cells = key_problems + [(m, f"{m}_problem") for m in METRIC_COLUMNS]
     allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
@@ -502,6 +576,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         SELECT {_q(source)} AS source, line, column_name, printed_value, problem, expected, kind
         FROM ({' UNION ALL '.join(selects)})
         ORDER BY line, column_name NULLS FIRST, problem""")
+    _name_nearest(con)
     bad_key = " OR ".join(f"{p} IS NOT NULL" for _c, p in key_problems)
     required = " OR ".join(f"{c} IS NULL" for c in REQUIRED_COLUMNS)
     # a view, not a copy of a million wide rows: its few readers filter sub_checked themselves
@@ -529,7 +604,7 @@ def _find_examples(con) -> None:
     def cell(value: str) -> str:
         return _q(value) if value else "NULL"
 
-    rows = ", ".join("(" + ", ".join(cell(e[c]) for c in TEMPLATE_COLUMNS) + ")" for e in _examples())
+    rows = ", ".join("(" + ", ".join(cell(e.get(c, "")) for c in TEMPLATE_COLUMNS) + ")" for e in _examples())
     same = " AND ".join(f"s.{c} IS NOT DISTINCT FROM e.{c}" for c in TEMPLATE_COLUMNS)
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_examples AS
@@ -548,12 +623,28 @@ def _raw_rows(con, source: str) -> None:
     tshirt_memory = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.memory_mib)}" for t in TSHIRTS.values())
     product_key = _SLUG.format("product || ' ' || product_version")
     platform_key = _SLUG.format("platform")
-    # Product and platform keys are slugs of the names: computed once per distinct name.
+    # Product and platform keys are slugs of the names, computed once per distinct name. A
+    # row's server cores are a fact of the machine it ran on: one platform name given with
+    # several core counts names several machines (a 2-core and an 8-core "lab box"), each a
+    # platform of its own with its own cores, so that every rule reads a row by its own
+    # machine. A name given with one core count (or none) keeps its plain slug.
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_keys AS
-        SELECT product, product_version, platform, {product_key} AS product_key,
-               {platform_key} AS platform_key
-        FROM (SELECT DISTINCT product, product_version, platform FROM sub_rows)""")
+        WITH named AS (
+            SELECT DISTINCT product, product_version, platform,
+                   coalesce(server_cores, '') AS cores_given, CAST(server_cores AS INTEGER) AS cores,
+                   {platform_key} AS platform_slug
+            FROM sub_rows),
+        machines AS (
+            SELECT platform_slug, count(DISTINCT coalesce(cores, 0)) > 1 AS several
+            FROM named GROUP BY platform_slug)
+        SELECT n.product, n.product_version, n.platform, n.cores_given, n.cores,
+               {product_key} AS product_key,
+               CASE WHEN m.several
+                    THEN n.platform_slug || '-' || coalesce(CAST(n.cores AS VARCHAR) || '-cores',
+                                                            'cores-not-given')
+                    ELSE n.platform_slug END AS platform_key
+        FROM named n JOIN machines m USING (platform_slug)""")
     # The row's keys computed once per row, each readable metric cell a raw observation: one
     # SELECT per metric column, joined by UNION ALL (half the work of a LATERAL (VALUES ...)
     # unpivot on a million rows). seq orders them by line, then metric, without sorting (gaps
@@ -566,7 +657,8 @@ def _raw_rows(con, source: str) -> None:
                k.{m.name}_unit AS unit, k.message_size_bytes AS size_printed,
                replace(k.size_number, ',', '') AS size_number, k.size_unit, k.persistent,
                k.concurrency_kind, k.concurrency AS concurrency_printed, k.concurrency_number,
-               k.replicas, k.tshirt, NULL::VARCHAR AS component, NULL::VARCHAR AS observed_at
+               k.replicas, k.tshirt, NULL::VARCHAR AS component, NULL::VARCHAR AS observed_at,
+               k.topology, k.queue_managers, k.simulated_latency_ms
         FROM keyed k WHERE k.{m.name} IS NOT NULL AND k.{m.name}_problem IS NULL"""
                   for order, m in enumerate(METRIC_COLUMNS.values(), 1)]
     con.sql(f"""
@@ -582,27 +674,28 @@ def _raw_rows(con, source: str) -> None:
                         THEN CASE tshirt_name {tshirt_cpu} END
                         ELSE replace(concurrency, ',', '') END AS concurrency_number,
                    CAST(replicas AS INTEGER) AS replicas,
-                   CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt
+                   CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt,
+                   topology, CAST(queue_managers AS INTEGER) AS queue_managers,
+                   replace(simulated_latency_ms, ',', '') AS simulated_latency_ms
             FROM sub_rows r
-            JOIN sub_keys key USING (product, product_version, platform))
+            JOIN sub_keys key ON key.product = r.product AND key.product_version = r.product_version
+                             AND key.platform = r.platform
+                             AND key.cores_given = coalesce(r.server_cores, ''))
         {" UNION ALL ".join(per_metric)}""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_products AS
         SELECT {src} AS source, product_key, min(product) AS name,
                min(product) AS short, min(product_version) AS version, NULL::VARCHAR AS fix_pack
         FROM sub_keys GROUP BY ALL ORDER BY product_key""")
-    # One platform per name; its cores as submitted, or NULL when the rows disagree.
+    # One platform per machine (see sub_keys): its cores as submitted, or NULL where none are.
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_platforms AS
-        SELECT {src} AS source, key.platform_key, min(r.platform) AS label,
+        SELECT {src} AS source, platform_key, min(platform) AS label,
                NULL::VARCHAR AS os, NULL::VARCHAR AS hardware, NULL::VARCHAR AS cpu_model,
-               CASE WHEN count(DISTINCT server_cores) = 1 THEN CAST(min(server_cores) AS INTEGER) END AS cores,
-               'as submitted' AS deployment, NULL::VARCHAR AS memory,
-               CASE WHEN count(DISTINCT server_cores) > 1 THEN 'the submission gives several core counts'
-                    WHEN count(server_cores) = 0 THEN 'the submission gives no core count'
+               min(cores) AS cores, 'as submitted' AS deployment, NULL::VARCHAR AS memory,
+               CASE WHEN count(cores) = 0 THEN 'the submission gives no core count'
                     ELSE 'cores as submitted' END AS note
-        FROM sub_rows r JOIN sub_keys key USING (product, product_version, platform)
-        GROUP BY ALL ORDER BY platform_key""")
+        FROM sub_keys GROUP BY platform_key ORDER BY platform_key""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_scenarios AS
         SELECT DISTINCT {src} AS source, scenario AS name, NULL::VARCHAR AS transport,
@@ -652,7 +745,7 @@ def _examples() -> list[dict]:
                 persistent="false", cpu_busy_pct="")
     values = {  # kind: (concurrency, replicas, rate, cost in ms)
         "docker_cores": ("2", "", "1234.5", "1.62"), "tshirt": ("Small", "2", "1180.25", "0.81"),
-        "flow_instances": ("4", "", "2310.0", "1.65"), "execution_groups": ("2", "", "1190.75", "1.64"),
+        "flow_instances": ("4", "", "2310.0", "1.65"), "execution_groups": ("2", "", "1190.7", "1.64"),
         "flow_copies": ("", "", "4420.5", "1.7"), "subscribers": ("10", "", "870.0", "2.05"),
         "destination_list_entries": ("100", "", "95.4", "18.3"),
         "fanout_ratio": ("10", "", "640.0", "2.6"), "wmq_queue_managers": ("4", "", "3105.0", "1.9")}

@@ -52,11 +52,12 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
     "percent": {"": ("%", "1"), "%": ("%", "1")},
     "seconds": {"": ("s", "1"), "s": ("s", "1"), "sec": ("s", "1"), "min": ("s", "60")},
     "microseconds": {"": ("us", "1"), "us": ("us", "1"), "μs": ("us", "1"), "µs": ("us", "1")},
+    "milliseconds": {"": ("ms", "1"), "ms": ("ms", "1")},
     "volts": {"": ("V", "1"), "V": ("V", "1")},
     "amps": {"": ("A", "1"), "A": ("A", "1")},
     "watts": {"": ("W", "1"), "W": ("W", "1")},
     "kwh": {"": ("kWh", "1")},
-    "ratio": {"": ("ratio", "1")},
+    "ratio": {"": ("ratio", "1"), "x": ("ratio", "1")},  # "2.5x the performance"
     "msgs_per_watt": {"": ("msgs/W", "1"), "K": ("msgs/W", "1000")},
     "rate_per_rack_unit": {"": ("msgs/s/U", "1"), "K": ("msgs/s/U", "1000")},
     "cores": {"": ("cores", "1"), "m": ("cores", "0.001")},
@@ -86,6 +87,10 @@ METRICS: dict[str, tuple[str, str]] = {
     "power_factor": ("ratio", "Power-supply outlet power factor reading"),
     "load_w": ("watts", "Power-supply load group watts reading"),
     "cumulative_kwh": ("kwh", "Power-supply cumulative kilowatt hours reading"),
+    "latency_rtt_ms": ("milliseconds", "Round-trip latency of a single requester thread"),
+    "rate_vs_direct_pct": ("percent", "Peak rate with a simulated network latency between the "
+                                      "replicating appliances, in percent of the rate with them "
+                                      "connected directly"),
     "topic_count": ("count", "Topics in the test configuration"),
     "consumer_count": ("count", "Consumers in the test configuration"),
     "producer_count": ("count", "Producers in the test configuration"),

@@ -19,37 +19,103 @@ class ConcurrencyKind:
     meaning: str
     value: str = "number"   # "number", or "tshirt" (the value is a T-shirt name)
     cpu_limit: bool = False  # the value is the CPU cores the runtime may use
+    # other words submitters commonly write for it, read as it with a note saying so
+    synonyms: tuple[str, ...] = ()
+    # the value is the load at which each row's peak was measured: it differs from row to row
+    # of one series (one test and deployment across sizes) rather than defining the series
+    peak_load: bool = False
 
 
 CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
-    ConcurrencyKind("docker_cores", "Docker cores", "CPU cores the container may use", cpu_limit=True),
+    # "cores" (or CPUs, vCPUs): the cores the runtime was given - a container's limit, a VM's
+    # vCPUs, a taskset - which is what docker_cores counts; a sweep of whole servers written
+    # so gives each row the server's cores as its limit, which reads the same
+    ConcurrencyKind("docker_cores", "Docker cores", "CPU cores the container may use", cpu_limit=True,
+                    synonyms=("cores", "cpus", "cpu", "vcpus", "vcpu", "cpu limit")),
     ConcurrencyKind("tshirt", "T-shirt", "a named capacity (CPU and memory limits) of a "
-                    "containerised runtime, with replicas", value="tshirt", cpu_limit=True),
+                    "containerised runtime, with replicas", value="tshirt", cpu_limit=True,
+                    synonyms=("t-shirt size", "tshirt size")),
     ConcurrencyKind("flow_instances", "flow instances", "instances of the message flow in one "
-                    "execution group"),
+                    "execution group", synonyms=("instances", "additional instances", "flow instance")),
+    # App Connect Enterprise renamed execution groups integration servers
     ConcurrencyKind("execution_groups", "execution groups", "execution groups, one flow "
-                    "instance each"),
+                    "instance each", synonyms=("integration servers", "integration server", "egs",
+                                               "execution group")),
     ConcurrencyKind("flow_copies", "flow copies", "copies of the flow (the report gives no "
-                    "count: enough to fill the machine)"),
-    ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic"),
+                    "count: enough to fill the machine)", synonyms=("copies",)),
+    ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic",
+                    synonyms=("subscriptions",)),
     ConcurrencyKind("destination_list_entries", "destination-list entries", "entries of the "
-                    "destination list a message is sent to"),
+                    "destination list a message is sent to", synonyms=("destinations", "destination list")),
     ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
     ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
-                    "spread over"),
+                    "spread over", synonyms=("queue managers", "qmgrs")),
+    ConcurrencyKind("requester_clients", "requester clients", "requester applications driving "
+                    "a request-responder test; the MQ Appliance tables print the number at which "
+                    "the peak rate was measured", peak_load=True, synonyms=("requesters", "clients")),
+)}
+
+# concurrency_kind words that say no concurrency is counted: read as a blank cell, with a note
+NO_KIND_WORDS = ("none", "n/a", "-")
+
+
+def folded(word: str) -> str:
+    """A word as the vocabulary compares it: lower case, letters and digits only ("Docker
+    cores", "docker_cores" and "DOCKER-CORES" are one word). FOLD_SQL is the same in SQL."""
+    return "".join(c for c in word.lower() if c.isalnum())
+
+
+FOLD_SQL = "regexp_replace(lower({}), '[^a-z0-9]', '', 'g')"
+
+
+@dataclass(frozen=True)
+class Topology:
+    name: str
+    label: str          # for people: "HA group"
+    meaning: str
+    replicated: bool    # the queue manager's data is copied to another appliance
+
+
+# How a messaging test was deployed (the MQ Appliance reports): on one appliance, or with its
+# queue managers' data replicated to a second appliance (an HA group, synchronously), to a
+# remote recovery appliance (DR, asynchronously), or both.
+TOPOLOGIES: dict[str, Topology] = {t.name: t for t in (
+    Topology("standalone", "standalone", "queue managers on one appliance, not replicated", False),
+    Topology("ha_group", "HA group", "queue managers of a high-availability group of two "
+             "appliances, their data replicated synchronously", True),
+    Topology("dr_pair", "DR pair", "queue managers replicated asynchronously to a disaster-"
+             "recovery appliance", True),
+    Topology("ha_dr", "HA group with DR", "queue managers of an HA group, also replicated "
+             "asynchronously to a disaster-recovery appliance", True),
 )}
 
 
+def topology_spellings() -> dict[str, str]:
+    """Every spelling of a topology read as it, folded (`folded`) -> its name: the name and
+    the label people read ("HA group", "ha_group", "HAgroup"), as `kind_spellings`."""
+    spellings: dict[str, str] = {}
+    for topology in TOPOLOGIES.values():
+        for word in (topology.name, topology.label):
+            spellings.setdefault(folded(word), topology.name)
+    return spellings
+
+
 def kind_spellings() -> dict[str, str]:
-    """Every accepted spelling of a concurrency kind (lower case) -> its name: the name, the
-    label people read ("T-shirt", "Docker cores"), and either without spaces, hyphens or
-    underscores ("tshirt", "dockercores")."""
+    """Every spelling of a concurrency kind read as it without a note, folded (`folded`) ->
+    its name: the name and the label people read ("T-shirt", "Docker cores")."""
     spellings: dict[str, str] = {}
     for kind in CONCURRENCY_KINDS.values():
-        for word in (kind.name, kind.name.replace("_", " "), kind.label.lower()):
-            for spelling in (word, word.replace(" ", "_"), "".join(c for c in word if c.isalnum())):
-                spellings.setdefault(spelling, kind.name)
+        for word in (kind.name, kind.label):
+            spellings.setdefault(folded(word), kind.name)
     return spellings
+
+
+def kind_synonyms() -> dict[str, str]:
+    """Every synonym of a concurrency kind, folded -> its name (read with a note), less those
+    that fold to a name or label ("fan-out ratio" is fanout_ratio itself)."""
+    spellings = kind_spellings()
+    return {folded(w): k.name for k in CONCURRENCY_KINDS.values() for w in k.synonyms
+            if folded(w) not in spellings}
 
 
 @dataclass(frozen=True)
@@ -108,11 +174,16 @@ METRIC_COLUMNS: dict[str, MetricColumn] = {m.name: m for m in (
     MetricColumn("cpu_ms_per_msg", "cpu_cost", "ms", "ms", 0, MAX_CPU_MS, "CPU milliseconds per message"),
 )}
 
-# The submission template's columns, in order: keys first, then the metrics.
+# The submission template's columns, in order: keys first, then the metrics, then the deployment
+# of a messaging test. The deployment came after the first template: it is last, and a header
+# may leave it out (blank in every row), so that files written for the first stay readable,
+# their columns where they were.
 KEY_COLUMNS = ("product", "product_version", "platform", "server_cores", "scenario",
                "message_size_bytes", "persistent", "concurrency_kind", "concurrency", "replicas")
+DEPLOYMENT_COLUMNS = ("topology", "queue_managers", "simulated_latency_ms")
 REQUIRED_COLUMNS = ("product", "product_version", "platform", "scenario")
-TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS)
+OPTIONAL_COLUMNS = DEPLOYMENT_COLUMNS
+TEMPLATE_COLUMNS = KEY_COLUMNS + tuple(METRIC_COLUMNS) + DEPLOYMENT_COLUMNS
 
 # What each key column holds, for messages and the README.
 _NAME = f"at most {MAX_NAME_LENGTH} characters"
@@ -127,10 +198,19 @@ KEY_MEANINGS = {
                           "k, KB, KiB, MB, MiB (1k = 1024), from 1 byte to 1 GiB; blank if none",
     "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
     "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS)
-                        + " (in any case; the labels, such as T-shirt or Docker cores, are read too)",
+                        + " (in any case, with or without spaces, hyphens and underscores; the "
+                          "labels, such as T-shirt or Docker cores, are read too, and the "
+                          "synonyms below with a note); blank where nothing is counted ("
+                        + ", ".join(NO_KIND_WORDS) + " are read as blank, with a note)",
     "concurrency": f"the count (a number greater than 0 and at most {MAX_COUNT:,}), or for tshirt "
                    "a T-shirt name: " + ", ".join(TSHIRTS),
     "replicas": f"replicas of the runtime (a whole number {_COUNT}), blank if one",
+    "topology": "how the queue managers were deployed: " + ", ".join(TOPOLOGIES)
+                + " (in any case; the labels, such as HA group, are read too); blank if none",
+    "queue_managers": f"queue managers the test's queues are spread over (a whole number {_COUNT}), "
+                      "blank if not stated",
+    "simulated_latency_ms": "round-trip delay in ms inserted between replicating appliances (0 "
+                            "if connected directly), blank for a standalone test",
 }
 
 
@@ -193,6 +273,21 @@ def config_label(kind: str | None, concurrency: Any = None, replicas: Any = None
     return text
 
 
+def topology_label(topology: str | None, queue_managers: Any = None,
+                   simulated_latency_ms: Any = None) -> str | None:
+    """A deployment for people: 'HA group, 10 queue managers, 2 ms simulated latency'."""
+    parts = []
+    if topology is not None:
+        known = TOPOLOGIES.get(topology)
+        parts.append(known.label if known else topology.replace("_", " "))
+    if queue_managers is not None:
+        parts.append(f"{_number(queue_managers)} queue manager"
+                     + ("" if float(queue_managers) == 1 else "s"))
+    if simulated_latency_ms not in (None, 0, 0.0, "0"):
+        parts.append(f"{_number(simulated_latency_ms)} ms simulated latency")
+    return ", ".join(parts) or None
+
+
 def size_label(n: Any) -> str:
     """A message size for people: 2048 -> '2 KiB', 100 -> '100 B' (1 KiB = 1024 bytes)."""
     if n is None:
@@ -216,9 +311,14 @@ def template_markdown() -> str:
         tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
         lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
                      f"{tokens}) |")
-    lines += ["", "| concurrency_kind | counts | label |", "|---|---|---|"]
+    for column in DEPLOYMENT_COLUMNS:
+        lines.append(f"| `{column}` | {KEY_MEANINGS[column]} (a column a file may leave out) |")
+    lines += ["", "| concurrency_kind | counts | label | also read (with a note) |", "|---|---|---|---|"]
     for kind in CONCURRENCY_KINDS.values():
-        lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} |")
+        lines.append(f"| `{kind.name}` | {kind.meaning} | {kind.label} | {', '.join(kind.synonyms)} |")
+    lines += ["", "| topology | meaning | label |", "|---|---|---|"]
+    for topology in TOPOLOGIES.values():
+        lines.append(f"| `{topology.name}` | {topology.meaning} | {topology.label} |")
     lines += ["", "| T-shirt | also written | CPU (cores) | memory (MiB) |", "|---|---|---|---|"]
     for shirt in TSHIRTS.values():
         lines.append(f"| {shirt.name} | {', '.join(shirt.synonyms)} (any case) | {shirt.cpu_cores} "

@@ -147,7 +147,8 @@ def findings_on_rows(con: duckdb.DuckDBPyConnection, severity: str | None = None
          AND f.metric IN ('cpu_ms_per_msg', 'msg_rate')
          AND ({by_fact} f.source = m.source AND f.source_line = m.source_line))
         WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
-        ORDER BY m.measurement_id, f.finding_id""", params=[severity, severity])
+        ORDER BY m.measurement_id, f.source_line, f.rule, f.metric, f.message, f.finding_id""",
+        params=[severity, severity])
     out: dict[int, list[dict]] = defaultdict(list)
     for row in result.fetchall():
         out[row[0]].append(dict(zip(result.columns[1:], row[1:])))
@@ -372,7 +373,7 @@ FIT_COLUMNS = {
     "calibration_scores": "INTEGER", "capacity_cores": "DOUBLE", "implied_cores_max": "DOUBLE",
 }
 PREDICTION_COLUMNS = {
-    "series_id": "BIGINT", "measurement_id": "INTEGER", "source": "VARCHAR", "source_line": "INTEGER",
+    "series_id": "BIGINT", "measurement_id": "BIGINT", "source": "VARCHAR", "source_line": "INTEGER",
     "page": "INTEGER", "source_table": "VARCHAR", "product": "VARCHAR", "product_version": "VARCHAR",
     "platform": "VARCHAR", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER", "tshirt": "VARCHAR",

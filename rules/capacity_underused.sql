@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: rate x CPU cost far below the capacity in a saturation test, below a bigger saturated capacity's share, or flat while the capacity grows
 -- reason: Rate x CPU cost is the cores a run kept busy; cpu_capacity catches it above the
@@ -12,8 +13,9 @@
 --   several ran (ACE 13's multi-replica tables: the cost falls about as 1/replicas);
 --   otherwise the rate did not grow and the added capacity went unused: a bottleneck
 --   outside the CPU limit. (2) Far too low in a saturation test: a row keeps less than LOW
---   of its capacity busy while its table's rows of the same scenario, product, platform and
---   replicas (three or more) keep a median within SATURATED. (3) Far less busy than a bigger
+--   of its capacity busy while its table's rows of the same scenario, product and version,
+--   platform and cores, persistence and replicas (three or more) keep a median within
+--   SATURATED. (3) Far less busy than a bigger
 --   capacity of the same test (scenario, size, persistence, replicas) that is saturated: a
 --   row keeps less than LOW of its capacity busy while a run with more capacity keeps its
 --   own within SATURATED. Driven the same way, a smaller capacity saturates first, so the
@@ -42,8 +44,8 @@ steps AS (
     FROM rows r
     WHERE r.replicas IS NOT NULL AND r.capacity IS NOT NULL
     WINDOW w AS (PARTITION BY r.world, r.source, r.product, r.product_version, r.platform,
-                              r.scenario, r.message_size_bytes, r.persistent, r.concurrency_kind,
-                              r.concurrency, r.tshirt
+                              r.server_cores, r.scenario, r.message_size_bytes, r.persistent,
+                              r.concurrency_kind, r.concurrency, r.tshirt
                  ORDER BY r.replicas, r.source_line)
     UNION ALL
     SELECT r.*, 'cpu_limit',
@@ -54,8 +56,8 @@ steps AS (
     FROM rows r
     WHERE r.cpu_limit_cores IS NOT NULL
     WINDOW w AS (PARTITION BY r.world, r.source, r.product, r.product_version, r.platform,
-                              r.scenario, r.message_size_bytes, r.persistent, r.concurrency_kind,
-                              r.replicas
+                              r.server_cores, r.scenario, r.message_size_bytes, r.persistent,
+                              r.concurrency_kind, r.replicas
                  ORDER BY r.cpu_limit_cores, r.source_line)
 ),
 flat_steps AS (
@@ -70,10 +72,16 @@ table_level AS (
            median(r.busy / r.capacity) OVER w AS table_median, count(*) OVER w AS table_rows
     FROM rows r
     WHERE r.capacity > 0
-    -- the scenario too (a submission's rows all sit in one table), and the replicas (a
-    -- multi-replica run is no peer of the single-replica ones)
-    WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product, r.platform,
-                              COALESCE(r.replicas, 1))
+    -- the scenario too (a submission's rows all sit in one table), each row's own product
+    -- version, machine and persistence (one table of a submission may hold several), the
+    -- replicas (a multi-replica run is no peer of the single-replica ones), and where the
+    -- capacity is the server's, the configuration: one flow instance keeps about one of eight
+    -- cores busy where eight instances fill them (a CPU limit makes every size of a container
+    -- a peer)
+    WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product,
+                              r.product_version, r.platform, r.server_cores, r.persistent,
+                              COALESCE(r.replicas, 1),
+                              CASE WHEN r.cpu_limit_cores IS NULL THEN r.config_key END)
 ),
 low_in_table AS (
     SELECT t.* FROM table_level t, params

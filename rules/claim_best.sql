@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: superlatives in the prose ("the best possible", "the maximum ... with 1:10") are not beaten in the tables
 -- reason: The prose calls a test the best possible ("the best possible message throughput
@@ -27,7 +28,8 @@ subjects AS (
      AND (c.message_size_bytes IS NULL OR v.message_size_bytes = c.message_size_bytes)
      AND (c.persistent IS NULL OR v.persistent = c.persistent)
      AND (c.concurrency_kind IS NULL
-          OR v.config_key = config_key(c.concurrency_kind, c.concurrency, v.replicas, v.tshirt))
+          OR v.config_key = config_key(c.concurrency_kind, c.concurrency, v.replicas, v.tshirt,
+                                       v.topology, v.queue_managers, v.simulated_latency_ms))
 ),
 rivals AS (
     -- rows that compete with a subject row: same size and persistence, and either another

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: counts the prose states (platforms, scenarios, tables, T-shirts, sizes, CPUs) match the tables
 -- reason: The prose says how many platforms, test scenarios, tables, T-shirt sizes, message

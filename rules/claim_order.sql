@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: orderings the prose states between named tests, persistence or configurations hold in the tables
 -- reason: The prose says one test is faster or dearer than another ("greater message

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: trends the prose states ("declined with size", "rises with the number of subscribers") hold step by step
 -- reason: The prose says how a metric moves as messages grow or subscribers are added ("The

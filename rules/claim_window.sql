@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_claims
+-- compares: source
 -- repair: none
 -- summary: measurement windows and dates the prose states agree with the times of the readings
 -- reason: The prose says how long readings were taken ("The power measurements were taken over

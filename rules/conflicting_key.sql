@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_input
+-- compares: source
 -- repair: tight
 -- summary: one key printed twice in a table with different numbers
 -- reason: Within one table each key (measurement_key: product, version, platform, scenario,

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_input
+-- compares: row
 -- repair: band
 -- summary: rate x CPU cost does not exceed the cores available (Docker limit, T-shirt CPU x replicas, server)
 -- reason: A server cannot use more CPU than it has. Rate x CPU cost is the CPU busy per

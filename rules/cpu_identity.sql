@@ -1,25 +1,36 @@
 -- severity: error
 -- relation: dq_input
+-- compares: source
 -- repair: tight
 -- summary: CPU ms/msg = cores x 1000 x %CPU/100 / rate, in interval arithmetic on the printed precision
 -- reason: The reports define CPU ms/msg = cores x 1000 x (%CPU / 100) / message rate. Each
 --   printed number stands for an interval (a rate printed 0.4 lies in [0.35, 0.45]), so the
 --   cost the other two imply is an interval too; a printed cost outside it means one of the
---   three numbers is wrong, never rounding. Cores come from the platform; where the platform
---   does not say, the median count the table's own rows imply stands in (one row implying 80
---   cores among rows implying 8 is the typo).
+--   three numbers is wrong, never rounding. Cores are the row's own (its platform's, which a
+--   submission gives per row); only where the row does not say, the median count that the
+--   table's rows of the same platform imply stands in, rounded to a whole number of cores
+--   when it is within 5 % of one (one row implying 80 cores among rows implying 8 is the
+--   typo).
 WITH batch AS (SELECT * FROM {batch}),
 rows AS (
     SELECT m.*,
            median(m.cpu_ms_per_msg * m.msg_rate / (10 * m.cpu_busy_pct))
-               OVER (PARTITION BY m.world, m.source, m.table_title) AS table_cores
+               OVER (PARTITION BY m.world, m.source, m.table_title, m.platform, m.server_cores)
+               AS table_cores
     FROM batch m
     WHERE m.msg_rate > 0 AND m.cpu_busy_pct > 0 AND m.cpu_ms_per_msg IS NOT NULL
-), bounds AS (
+), whole AS (
+    -- a server has a whole number of cores: an implied count within 5 % of one is that count,
+    -- free of the rounding of the costs that implied it
     SELECT r.*,
-           COALESCE(r.server_cores, r.table_cores) AS cores,
-           10 * COALESCE(r.server_cores, r.table_cores) AS k
+           COALESCE(r.server_cores,
+                    CASE WHEN round(r.table_cores) >= 1
+                              AND abs(r.table_cores - round(r.table_cores)) <= 0.05 * r.table_cores
+                         THEN round(r.table_cores) ELSE r.table_cores END) AS cores
     FROM rows r
+), bounds AS (
+    SELECT w.*, 10 * w.cores AS k
+    FROM whole w
 ), implied AS (
     SELECT b.*,
            b.k * (b.cpu_busy_pct - b.cpu_busy_pct_half_ulp) / (b.msg_rate + b.msg_rate_half_ulp) AS low,
@@ -34,7 +45,7 @@ SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, ta
        printf('CPU ms/msg printed %s, but %s cores x %s%% CPU / %s gives %.4g ms '
               || '(%.4g to %.4g at the printed precision)',
               cpu_ms_per_msg_printed,
-              CASE WHEN server_cores IS NULL THEN printf('%.3g (implied by the table)', cores)
+              CASE WHEN server_cores IS NULL THEN printf('%.3g (implied by the table''s rows of this platform)', cores)
                    ELSE CAST(server_cores AS VARCHAR) END,
               cpu_busy_pct_printed, with_unit(msg_rate_printed, 'msgs/s'), point, low, COALESCE(high, 'inf'::DOUBLE))
            AS message,

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_input
+-- compares: measurement_key
 -- repair: tight
 -- summary: a measurement repeated in another table, or resubmitted, prints the same numbers (the filed number is the suggestion)
 -- reason: A measurement repeated in another table (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1,

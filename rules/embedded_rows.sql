@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: a row of a configuration foreign to its table whose numbers are printed again in another table
 -- reason: A table measures one configuration or sweeps one: its rows share their replicas

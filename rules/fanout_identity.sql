@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_values
+-- compares: row
 -- repair: none
 -- summary: egress = ingress x fan-out ratio
 -- reason: In a fan-out test every message in goes out once per subscriber, so the egress

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_values
+-- compares: row
 -- repair: none
 -- summary: WBIMB Table 1's overhead = (ESQL rate - Mapping rate) / Mapping rate
 -- reason: WBIMB Table 1's overhead of the Mapping node is (rate with ESQL - rate with the

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_rejects
+-- compares: row
 -- repair: none
 -- summary: submitted rows that do not say what they measured
 -- reason: A measurement needs to say what was measured: product, version, platform and

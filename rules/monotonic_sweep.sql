@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: within a series, bigger messages are not faster, nor cheaper (5 % tolerance)
 -- reason: Within one series (same table, product, platform, scenario, persistence and
@@ -14,12 +15,12 @@ metrics AS (
     -- written as UNION ALL, which every engine reads); the printed numbers and the lines join
     -- back for the few rows flagged
     SELECT m.world, m.subject, m.row_id, m.source, m.table_title, m.product, m.product_version,
-           m.platform, m.scenario, m.persistent, m.config_key, m.message_size_bytes, m.source_line,
+           m.platform, m.server_cores, m.scenario, m.persistent, m.config_key, m.message_size_bytes, m.source_line,
            'msg_rate' AS metric, m.msg_rate AS value, m.msg_rate_half_ulp AS half_ulp
     FROM batch m WHERE m.msg_rate IS NOT NULL AND m.message_size_bytes IS NOT NULL
     UNION ALL
     SELECT m.world, m.subject, m.row_id, m.source, m.table_title, m.product, m.product_version,
-           m.platform, m.scenario, m.persistent, m.config_key, m.message_size_bytes, m.source_line,
+           m.platform, m.server_cores, m.scenario, m.persistent, m.config_key, m.message_size_bytes, m.source_line,
            'cpu_ms_per_msg', m.cpu_ms_per_msg, m.cpu_ms_per_msg_half_ulp
     FROM batch m WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
 ),
@@ -30,7 +31,7 @@ steps AS (
            LAG(x.half_ulp) OVER w AS prev_half_ulp, LAG(x.row_id) OVER w AS prev_row
     FROM metrics x
     WINDOW w AS (PARTITION BY x.world, x.source, x.table_title, x.product, x.product_version,
-                              x.platform, x.scenario, x.persistent, x.config_key, x.metric
+                              x.platform, x.server_cores, x.scenario, x.persistent, x.config_key, x.metric
                  ORDER BY x.message_size_bytes, x.source_line)
 ),
 flagged AS (

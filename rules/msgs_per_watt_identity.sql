@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_values
+-- compares: source
 -- repair: none
 -- summary: MessageSight msgs/W = PERSISTENT rate / (average watts of supply #1 + average watts of supply #2), in interval arithmetic on the printed precision
 -- reason: The report defines its power efficiency (PERSISTENT.MPW) as "PERSISTENT test

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: persistent runs are not faster or cheaper than non-persistent ones
 -- reason: Persistent messages are logged to disk, so a persistent run should be no faster
@@ -20,20 +21,21 @@ pairs AS (
     JOIN batch n
       ON n.world = p.world AND n.source = p.source AND n.product = p.product
      AND n.product_version = p.product_version AND n.platform = p.platform
+     AND n.server_cores IS NOT DISTINCT FROM p.server_cores
      AND n.scenario = p.scenario AND n.config_key = p.config_key
      AND n.message_size_bytes IS NOT DISTINCT FROM p.message_size_bytes
      AND n.persistent = FALSE AND p.persistent = TRUE
      AND n.table_title = p.table_title
 ),
 fastest_rate AS (
-    SELECT world, source, product, product_version, platform, max(msg_rate) AS np_max
+    SELECT world, source, product, product_version, platform, server_cores, max(msg_rate) AS np_max
     FROM batch
     WHERE persistent = FALSE AND msg_rate IS NOT NULL
-    GROUP BY world, source, product, product_version, platform
+    GROUP BY world, source, product, product_version, platform, server_cores
 ),
 fastest_non_persistent AS (
     -- the run that holds it: among equal rates the first row, so every engine names the same
-    SELECT n.world, n.source, n.product, n.product_version, n.platform,
+    SELECT n.world, n.source, n.product, n.product_version, n.platform, n.server_cores,
            max(n.msg_rate + n.msg_rate_half_ulp) AS np_best,
            arg_min(n.msg_rate_printed, n.row_id) AS np_best_printed,
            arg_min(n.source_line, n.row_id) AS np_best_line,
@@ -42,8 +44,9 @@ fastest_non_persistent AS (
     JOIN fastest_rate f
       ON f.world = n.world AND f.source = n.source AND f.product = n.product
      AND f.product_version = n.product_version AND f.platform = n.platform
+     AND f.server_cores IS NOT DISTINCT FROM n.server_cores
      AND n.msg_rate = f.np_max AND n.persistent = FALSE
-    GROUP BY n.world, n.source, n.product, n.product_version, n.platform
+    GROUP BY n.world, n.source, n.product, n.product_version, n.platform, n.server_cores
 ),
 unpaired AS (
     SELECT p.*, b.np_best, b.np_best_printed, b.np_best_line, b.np_best_row
@@ -51,6 +54,7 @@ unpaired AS (
     JOIN fastest_non_persistent b
       ON b.world = p.world AND b.source = p.source AND b.product = p.product
      AND b.product_version = p.product_version AND b.platform = p.platform
+     AND b.server_cores IS NOT DISTINCT FROM p.server_cores
     WHERE p.persistent = TRUE AND p.msg_rate IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM pairs q WHERE q.world = p.world AND q.row_id = p.row_id)
 )

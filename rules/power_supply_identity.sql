@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_values
+-- compares: source
 -- repair: none
 -- summary: a power-supply reading's volts x amps x power factor against its watts, each at its own printed precision
 -- reason: A power factor is by definition real power over apparent power, so a reading of

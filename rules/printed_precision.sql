@@ -1,14 +1,16 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: tight
 -- summary: a cell printed with more decimals than the rest of its column or series, or fewer where the column pads with zeros
 -- reason: A report prints a column to one precision (WBIMB's rates to two decimals, IIB's to
 --   one). A cell with more decimals than most cells of its column (same table, metric and
---   unit token) or of its series (the same test across message sizes) print - one of a few
+--   unit token, product and machine) or of its series (the same test across message sizes) print - one of a few
 --   such cells, at most STRAY (5 %) of them - was most likely typed with an extra digit
 --   (1563.11 -> 1563.111); one with fewer, a dropped digit - but only where the column keeps
 --   its trailing zeros (61.00, 1.70), since a report that strips them (ACE 11: 1.7 ms, 2 ms)
---   prints fewer decimals by design. A column needs three other cells, a series two. The typo
+--   prints fewer decimals by design (and a series there, whose few cells may all happen to
+--   end in a zero, says nothing about more). A column needs three other cells, a series two. The typo
 --   repair suggests the printing that matches the rest when one slip explains it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
@@ -20,7 +22,7 @@ cells AS (
     FROM (
         -- one row per printed cell: each row once per metric (an unpivot every engine reads)
         SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,
-               m.product_version, m.platform, m.scenario, m.persistent, m.config_key, x.metric,
+               m.product_version, m.platform, m.server_cores, m.scenario, m.persistent, m.config_key, x.metric,
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_printed
                     WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_printed ELSE m.cpu_ms_per_msg_printed END AS printed,
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_fact_id
@@ -31,25 +33,34 @@ cells AS (
     WHERE c.printed IS NOT NULL
 ),
 mixed_columns AS (
-    -- the columns (table, metric, unit) whose cells print more than one number of decimals:
+    -- the columns (table, metric, unit; one product on one machine: a table printing two
+    -- products side by side prints a column for each, and a submission gathering several
+    -- labs' results prints each lab's the way its tools do) whose cells print more than one
+    -- number of decimals:
     -- only in those can a cell, or a series, hold a stray; and how many of a column's cells
     -- keep a trailing zero (the padding evidence is always the column's)
-    SELECT world, source, table_title, metric, unit, count_if(trailing_zero) AS column_zeros
+    SELECT world, source, table_title, product, product_version, platform, server_cores, metric,
+           unit, count_if(trailing_zero) AS column_zeros
     FROM cells
-    GROUP BY world, source, table_title, metric, unit
+    GROUP BY world, source, table_title, product, product_version, platform, server_cores, metric,
+             unit
     HAVING min(decimals) < max(decimals)
 ),
 keyed AS (
     -- each cell of those columns with the keys of its two groups: its column and its series
     -- (the same test across sizes)
     SELECT c.*, z.column_zeros,
-           concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit) AS column_key,
+           concat_ws('|', c.world, c.source, c.table_title, c.product, c.product_version,
+                     c.platform, c.server_cores, c.metric, c.unit) AS column_key,
            concat_ws('|', c.world, c.source, c.table_title, c.metric, c.unit, c.product,
-                     c.product_version, c.platform, c.scenario, CAST(c.persistent AS VARCHAR),
+                     c.product_version, c.platform, c.server_cores, c.scenario, CAST(c.persistent AS VARCHAR),
                      c.config_key) AS series_key
     FROM cells c
     JOIN mixed_columns z ON z.world = c.world AND z.source = c.source
-                        AND z.table_title = c.table_title AND z.metric = c.metric AND z.unit = c.unit
+                        AND z.table_title = c.table_title AND z.product = c.product
+                        AND z.product_version = c.product_version AND z.platform = c.platform
+                        AND z.server_cores IS NOT DISTINCT FROM c.server_cores
+                        AND z.metric = c.metric AND z.unit = c.unit
 ),
 tallies AS (
     -- how many cells of each group print each number of decimals (aggregated, not windowed
@@ -98,7 +109,10 @@ odd AS (
     FROM placed p
     CROSS JOIN params
     WHERE members - 1 >= min_others
-      AND ((decimals > usual AND above <= greatest(1, stray * members))
+      AND ((decimals > usual AND above <= greatest(1, stray * members)
+            -- where the column strips trailing zeros (1.7 for 1.70), a few cells of a series
+            -- print fewer decimals by chance: only the column's own usual counts there
+            AND (grouping = 'column' OR column_zeros > 0))
            OR (decimals < usual AND below <= greatest(1, stray * members)
                AND column_zeros - CASE WHEN trailing_zero THEN 1 ELSE 0 END > 0))
 )

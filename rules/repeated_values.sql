@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: identical numbers under different labels (significance scaled to the number of row pairs)
 -- reason: Two rows of a report with different labels (scenario, size, persistence,
@@ -8,8 +9,11 @@
 --   with the number of pairs of rows, so the independent numbers of a row - rate and %CPU
 --   where %CPU is printed (the cost then follows from them), else rate and cost - must carry
 --   between them at least log10(pairs of rows in the report) + MARGIN (2) significant
---   digits: then fewer than one in a hundred such repeats is chance. Flagged on each later
---   row, naming the earlier one.
+--   digits: then fewer than one in a hundred such repeats is chance. Rows of one test that
+--   differ only in the count of their flow instances or execution groups, both at least the
+--   server's cores, are no such pair: each keeps at most one core busy, so past the cores
+--   the sweep prints the same numbers again by nature. Flagged on each later row, naming the
+--   earlier one.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 2 AS margin),
 sized AS (
@@ -59,6 +63,14 @@ tuples AS (
     FROM tuples b
     JOIN tuples a ON a.world = b.world AND a.source = b.source
                  AND a.printed_tuple = b.printed_tuple AND a.row_key <> b.row_key
+                 AND NOT (a.concurrency_kind IN ('flow_instances', 'execution_groups')
+                          AND b.concurrency_kind = a.concurrency_kind
+                          AND least(a.concurrency, b.concurrency) >= a.server_cores
+                          AND b.server_cores = a.server_cores AND b.product = a.product
+                          AND b.product_version = a.product_version AND b.platform = a.platform
+                          AND b.scenario = a.scenario AND b.replicas IS NOT DISTINCT FROM a.replicas
+                          AND b.message_size_bytes IS NOT DISTINCT FROM a.message_size_bytes
+                          AND b.persistent IS NOT DISTINCT FROM a.persistent)
                  AND (a.source_line < b.source_line
                       OR (a.source_line = b.source_line AND a.row_id < b.row_id))
 )

@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: none
 -- summary: more capacity does not lower the rate (5 %), nor raise it more than proportionally (+10 %)
 -- reason: More capacity - flow instances, execution groups, Docker cores, a bigger T-shirt,
@@ -18,7 +19,7 @@ levels AS (
     SELECT * FROM (
         SELECT m.*, ROW_NUMBER() OVER (
                    PARTITION BY m.world, m.source, m.product, m.product_version, m.platform,
-                                m.scenario, m.persistent, m.message_size_bytes,
+                                m.server_cores, m.scenario, m.persistent, m.message_size_bytes,
                                 m.concurrency_kind, m.concurrency, m.replicas
                    ORDER BY m.source_line) AS nth
         FROM batch m
@@ -33,7 +34,7 @@ steps AS (
            LAG(l.source_line) OVER w AS prev_line, LAG(l.row_id) OVER w AS prev_row
     FROM levels l
     WINDOW w AS (PARTITION BY l.world, l.source, l.product, l.product_version, l.platform,
-                              l.scenario, l.persistent, l.message_size_bytes,
+                              l.server_cores, l.scenario, l.persistent, l.message_size_bytes,
                               l.concurrency_kind, l.replicas ORDER BY l.concurrency)
     UNION ALL
     SELECT l.*, 'replicas', l.replicas,
@@ -42,7 +43,7 @@ steps AS (
     FROM levels l
     WHERE l.replicas IS NOT NULL
     WINDOW w AS (PARTITION BY l.world, l.source, l.product, l.product_version, l.platform,
-                              l.scenario, l.persistent, l.message_size_bytes,
+                              l.server_cores, l.scenario, l.persistent, l.message_size_bytes,
                               l.concurrency_kind, l.concurrency ORDER BY l.replicas)
 ),
 judged AS (

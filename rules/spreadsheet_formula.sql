@@ -1,5 +1,6 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: row
 -- repair: none
 -- summary: submitted names a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return)
 -- reason: A spreadsheet that opens a CSV runs a text cell beginning with = + - @ (or a tab or

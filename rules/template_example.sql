@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_rejects
+-- compares: row
 -- repair: none
 -- summary: submitted rows left as the template's examples
 -- reason: `perfwh template` prints one example row per concurrency kind, to show the columns

@@ -1,5 +1,6 @@
 -- severity: error
 -- relation: dq_rejects
+-- compares: row
 -- repair: none
 -- summary: submitted cells that cannot be read: not a number, an unknown word, a value out of range
 -- reason: A submitted cell that the template's vocabulary cannot read - a number that is not

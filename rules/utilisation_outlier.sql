@@ -1,9 +1,11 @@
 -- severity: warning
 -- relation: dq_input
+-- compares: source
 -- repair: band
 -- summary: tables without %CPU: a row's implied utilisation against the other sizes of its configuration, beyond the test's own spread
 -- reason: Where a table has no %CPU, rate x CPU cost / cores available is the utilisation a
---   row implies. The rows of one configuration (same table, scenario, product and capacity)
+--   row implies. The rows of one configuration (same table, scenario, product and version,
+--   machine, persistence and capacity)
 --   were driven alike - a saturation test drives every message size to the CPU limit - so
 --   their utilisations agree, in ACE 11's Linux tables to a percent. A row whose utilisation
 --   is off the median of its configuration by more than SPREAD (5) times the test's usual
@@ -27,7 +29,8 @@ typical AS (
     -- the scenario too: a submission's rows all sit in one table
     SELECT r.*, median(r.utilisation) OVER w AS usual, count(*) OVER w AS peers
     FROM rows r
-    WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product, r.platform,
+    WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product,
+                              r.product_version, r.platform, r.server_cores, r.persistent,
                               r.config_key)
 ),
 deviations AS (
@@ -36,7 +39,8 @@ deviations AS (
     WHERE t.peers >= 3 AND t.usual > 0
 ),
 spreads AS (
-    SELECT d.*, median(d.deviation) OVER (PARTITION BY d.world, d.source, d.scenario, d.platform)
+    SELECT d.*, median(d.deviation) OVER (PARTITION BY d.world, d.source, d.scenario, d.platform,
+                                                      d.server_cores)
                AS usual_deviation
     FROM deviations d
 )

@@ -97,6 +97,9 @@ CREATE TABLE raw_observations (
     tshirt              VARCHAR,
     component           VARCHAR,
     observed_at         VARCHAR,
+    topology            VARCHAR,
+    queue_managers      INTEGER,
+    simulated_latency_ms VARCHAR,
     PRIMARY KEY (source, seq)
 );
 
@@ -133,6 +136,12 @@ CREATE TABLE raw_claims (
     relative_persistent BOOLEAN,
     relative_concurrency_kind VARCHAR,
     stated_date         VARCHAR,
+    topology            VARCHAR,
+    queue_managers      INTEGER,
+    simulated_latency_ms VARCHAR,
+    relative_platform_key VARCHAR,
+    relative_topology   VARCHAR,
+    relative_simulated_latency_ms VARCHAR,
     PRIMARY KEY (source, seq)
 );
 
@@ -158,6 +167,13 @@ CREATE TABLE raw_waivers (
     PRIMARY KEY (source, finding_key)
 );
 
+-- The sources.yml this raw layer holds (the sha256 of its text, as a build read it or an add
+-- wrote it): `make` compares it with data/raw/sources.yml to know whether the warehouse
+-- already holds the raw layer as it stands (perfwh.stages.stamps).
+CREATE TABLE raw_manifest (
+    sha256          VARCHAR NOT NULL
+);
+
 CREATE TABLE raw_header_variants (
     source          VARCHAR NOT NULL,
     line            INTEGER NOT NULL,
@@ -178,7 +194,15 @@ CREATE TABLE ref_concurrency_kinds (
     label           VARCHAR NOT NULL,
     meaning         VARCHAR NOT NULL,
     value_kind      VARCHAR NOT NULL,
-    cpu_limit       BOOLEAN NOT NULL
+    cpu_limit       BOOLEAN NOT NULL,
+    peak_load       BOOLEAN NOT NULL
+);
+
+CREATE TABLE ref_topologies (
+    topology        VARCHAR PRIMARY KEY,
+    label           VARCHAR NOT NULL,
+    meaning         VARCHAR NOT NULL,
+    replicated      BOOLEAN NOT NULL
 );
 
 CREATE TABLE ref_metrics (

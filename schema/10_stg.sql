@@ -9,6 +9,14 @@ CREATE MACRO printed_half_ulp(number) AS
     0.5 * POWER(10, -(CASE WHEN contains(number, '.')
                            THEN length(split_part(number, '.', 2)) ELSE 0 END));
 
+-- The id of a row of the dimensional model, from its natural key given as json_array(...):
+-- the first 56 bits of the key's MD5, shifted into the 53 bits JavaScript holds exactly (MD5
+-- is the same in every DuckDB version, unlike hash()). The same row has the same id in a
+-- build from scratch and after any sequence of adds, whatever else is filed beside it.
+-- `perfwh.warehouse.load.stable_id` is the same in Python.
+CREATE MACRO stable_id(natural_key) AS
+    CAST(('0x' || substr(md5(natural_key), 1, 14)) AS BIGINT) >> 3;
+
 CREATE VIEW stg_observations AS
 SELECT
     o.source,
@@ -34,7 +42,10 @@ SELECT
     o.replicas,
     o.tshirt,
     o.component,
-    CAST(o.observed_at AS TIMESTAMP)                                AS observed_at
+    CAST(o.observed_at AS TIMESTAMP)                                AS observed_at,
+    o.topology,
+    o.queue_managers,
+    CAST(o.simulated_latency_ms AS DOUBLE)                          AS simulated_latency_ms
 FROM raw_observations o
 JOIN ref_metrics m ON m.metric = o.metric
 JOIN ref_units vu ON vu.quantity = m.quantity AND vu.token = o.unit
@@ -78,7 +89,13 @@ SELECT
     c.relative_persistent,
     c.relative_concurrency_kind,
     CAST(c.stated_date AS DATE)                                     AS stated_date,
-    CAST(printed_half_ulp(c.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp
+    CAST(printed_half_ulp(c.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp,
+    c.topology,
+    c.queue_managers,
+    CAST(c.simulated_latency_ms AS DOUBLE)                          AS simulated_latency_ms,
+    c.relative_platform_key,
+    c.relative_topology,
+    CAST(c.relative_simulated_latency_ms AS DOUBLE)                 AS relative_simulated_latency_ms
 FROM raw_claims c
 LEFT JOIN ref_metrics m ON m.metric = c.metric
 -- Ratio and overhead claims are plain numbers (times, percent), counts are counts, windows
@@ -88,6 +105,8 @@ LEFT JOIN ref_units vu ON vu.quantity = CASE WHEN c.claim_kind = 'count' THEN 'c
                                              WHEN c.claim_kind = 'window' THEN 'seconds'
                                              WHEN c.comparison LIKE 'ratio%' THEN 'ratio'
                                              WHEN c.comparison = 'overhead_pct' THEN 'percent'
+                                             WHEN c.comparison LIKE 'gain%'
+                                               OR c.comparison LIKE 'reduction%' THEN 'percent'
                                              ELSE m.quantity END
                       AND vu.token = c.unit
 LEFT JOIN ref_units su ON su.quantity = 'size' AND su.token = c.size_unit;

@@ -1,8 +1,10 @@
--- Facts: one row per number of a results table, keyed to every dimension.
+-- Facts: one row per number of a results table, keyed to every dimension; as the rows of the
+-- sources being loaded (see schema/20_dim.sql). A number's id comes from its source and its
+-- place there (seq), a claim's likewise.
 
-CREATE TABLE fact_metric_value AS
+CREATE OR REPLACE TEMP VIEW load_fact_metric_value AS
 SELECT
-    CAST(ROW_NUMBER() OVER (ORDER BY o.source, o.seq) AS INTEGER)   AS fact_id,
+    stable_id(json_array(o.source, o.seq))                          AS fact_id,
     r.report_id,
     pr.product_id,
     pl.platform_id,
@@ -38,11 +40,15 @@ JOIN dim_configuration c
   AND c.persistent       IS NOT DISTINCT FROM o.persistent
   AND c.tshirt           IS NOT DISTINCT FROM o.tshirt
   AND c.component        IS NOT DISTINCT FROM o.component
-  AND c.memory_limit_mib IS NOT DISTINCT FROM t.memory_limit_mib;
+  AND c.memory_limit_mib IS NOT DISTINCT FROM t.memory_limit_mib
+  AND c.topology         IS NOT DISTINCT FROM o.topology
+  AND c.queue_managers   IS NOT DISTINCT FROM o.queue_managers
+  AND c.simulated_latency_ms IS NOT DISTINCT FROM o.simulated_latency_ms
+WHERE o.source IN (SELECT source FROM loading);
 
-CREATE TABLE fact_claim AS
+CREATE OR REPLACE TEMP VIEW load_fact_claim AS
 SELECT
-    CAST(ROW_NUMBER() OVER (ORDER BY c.source, c.seq) AS INTEGER)   AS claim_id,
+    stable_id(json_array(c.source, c.seq))                          AS claim_id,
     r.report_id,
     c.claim_text,
     c.claim_kind,
@@ -68,10 +74,18 @@ SELECT
     c.relative_concurrency_kind,
     c.stated_date,
     c.value_half_ulp,
+    c.topology,
+    c.queue_managers,
+    c.simulated_latency_ms,
+    rpl.label                                                       AS relative_platform,
+    c.relative_topology,
+    c.relative_simulated_latency_ms,
     c.source                                                        AS source_file,
     c.page,
     c.source_line
 FROM stg_claims c
 JOIN dim_report r ON r.source = c.source
 LEFT JOIN raw_products rp ON rp.source = c.source AND rp.product_key = c.product_key
-LEFT JOIN raw_platforms pl ON pl.source = c.source AND pl.platform_key = c.platform_key;
+LEFT JOIN raw_platforms pl ON pl.source = c.source AND pl.platform_key = c.platform_key
+LEFT JOIN raw_platforms rpl ON rpl.source = c.source AND rpl.platform_key = c.relative_platform_key
+WHERE c.source IN (SELECT source FROM loading);

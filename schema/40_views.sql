@@ -1,5 +1,12 @@
 -- Views for people: the analyst contract. Other tools depend on these names.
 
+-- A number and what it measures, as one text: two sources holding the same multiset of these
+-- hold the same measurements (the vocabulary applied, however the files were laid out).
+CREATE MACRO fact_key(product, product_version, platform, scenario, message_size_bytes, persistent,
+                      concurrency_kind, concurrency, replicas, tshirt, component, metric, value) AS
+    concat_ws('|', product, product_version, platform, scenario, message_size_bytes, persistent,
+              concurrency_kind, concurrency, replicas, tshirt, component, metric, value);
+
 CREATE VIEW metric_values AS
 SELECT
     f.fact_id,
@@ -30,6 +37,9 @@ SELECT
     c.cpu_limit_cores,
     c.memory_limit_mib,
     c.component,
+    c.topology,
+    c.queue_managers,
+    c.simulated_latency_ms,
     f.observed_at,
     f.metric,
     f.unit,
@@ -65,6 +75,9 @@ SELECT
     replicas,
     tshirt,
     cpu_limit_cores,
+    topology,
+    queue_managers,
+    simulated_latency_ms,
     MAX(value) FILTER (WHERE metric = 'msg_rate')                   AS msg_rate,
     MAX(value) FILTER (WHERE metric = 'cpu_busy_pct')               AS cpu_busy_pct,
     MAX(value) FILTER (WHERE metric = 'cpu_ms_per_msg')             AS cpu_ms_per_msg,

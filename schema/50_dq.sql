@@ -6,14 +6,17 @@
 -- number is replaced by a candidate correction.
 
 -- One definition of "the same configuration": one flow instance in one execution group is
--- one copy however a table counts it (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1).
-CREATE MACRO config_key(kind, value, replicas, tshirt) AS
+-- one copy however a table counts it (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1); the deployment
+-- (topology, queue managers, simulated latency: the MQ Appliance reports) is part of it.
+CREATE MACRO config_key(kind, value, replicas, tshirt, topology, queue_managers, latency_ms) AS
     concat_ws('|',
         CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1
              THEN 'single_copy' ELSE kind END,
         CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1
              THEN NULL ELSE CAST(value AS VARCHAR) END,
-        CAST(replicas AS VARCHAR), tshirt);
+        CAST(replicas AS VARCHAR), tshirt, topology,
+        CASE WHEN queue_managers IS NOT NULL THEN CAST(queue_managers AS VARCHAR) || ' QM' END,
+        CASE WHEN latency_ms IS NOT NULL THEN CAST(latency_ms AS VARCHAR) || ' ms' END);
 
 -- When the tables refute a statement about many rows or pairs (the claim rules): a plain
 -- statement by one case against it; a hedged one ("Typically, ...", quantifier 'most') only
@@ -23,9 +26,11 @@ CREATE MACRO refutes(quantifier, against, agreeing) AS
 
 -- One definition of "the same measurement" (a row printed twice, a resubmission): the same
 -- product, version, platform and scenario - compared without regard to case and spacing, as
--- a submission may type them - message size, persistence and configuration.
-CREATE MACRO measurement_key(product, product_version, platform, scenario, size, persistent, config) AS
+-- a submission may type them - server cores (one platform name with two core counts is two
+-- machines), message size, persistence and configuration.
+CREATE MACRO measurement_key(product, product_version, platform, cores, scenario, size, persistent, config) AS
     concat_ws('|', lower(trim(product)), lower(trim(product_version)), lower(trim(platform)),
+              COALESCE(CAST(cores AS VARCHAR), '-'),
               regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g'),
               COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
               config);
@@ -41,9 +46,11 @@ SELECT
     TRUE                                AS subject,
     measurement_id                      AS row_id,
     source_table                        AS table_title,
-    config_key(concurrency_kind, concurrency, replicas, tshirt) AS config_key,
-    measurement_key(product, product_version, platform, scenario, message_size_bytes, persistent,
-                    config_key(concurrency_kind, concurrency, replicas, tshirt)) AS measurement_key,
+    config_key(concurrency_kind, concurrency, replicas, tshirt, topology, queue_managers,
+               simulated_latency_ms) AS config_key,
+    measurement_key(product, product_version, platform, server_cores, scenario, message_size_bytes,
+                    persistent, config_key(concurrency_kind, concurrency, replicas, tshirt, topology,
+                                           queue_managers, simulated_latency_ms)) AS measurement_key,
     r.filed_order,
     m.* EXCLUDE (measurement_id, source_table, page, fix_pack)
 FROM measurements m
@@ -54,11 +61,13 @@ SELECT
     0                                   AS world,
     TRUE                                AS subject,
     source_table                        AS table_title,
-    config_key(concurrency_kind, concurrency, replicas, tshirt) AS config_key,
+    config_key(concurrency_kind, concurrency, replicas, tshirt, topology, queue_managers,
+               simulated_latency_ms) AS config_key,
     r.filed_order,
     fact_id, source, source_line, product, product_version, platform, scenario,
     message_size_bytes, persistent, concurrency_kind, concurrency, replicas, tshirt,
-    component, observed_at, metric, unit, value, printed_value, value_half_ulp
+    component, topology, queue_managers, simulated_latency_ms, observed_at, metric, unit, value,
+    printed_value, value_half_ulp
 FROM metric_values
 JOIN dim_report r USING (source);
 
@@ -107,7 +116,13 @@ SELECT
     c.relative_concurrency,
     c.relative_persistent,
     c.relative_concurrency_kind,
-    c.stated_date
+    c.stated_date,
+    c.topology,
+    c.queue_managers,
+    c.simulated_latency_ms,
+    c.relative_platform,
+    c.relative_topology,
+    c.relative_simulated_latency_ms
 FROM fact_claim c;
 
 -- The numbers the claim rules check statements against: dq_values of the sources whose prose
@@ -118,9 +133,11 @@ CREATE VIEW dq_claim_values AS
 SELECT
     v.world, v.subject, v.table_title, v.filed_order, v.fact_id, v.source, v.source_line,
     v.product, v.product_version, v.platform, v.scenario, v.message_size_bytes, v.persistent,
-    v.concurrency_kind, v.concurrency, v.replicas, v.tshirt, v.component, v.observed_at,
+    v.concurrency_kind, v.concurrency, v.replicas, v.tshirt, v.component, v.topology,
+    v.queue_managers, v.simulated_latency_ms, v.observed_at,
     v.metric, v.unit, v.value, v.printed_value, v.value_half_ulp,
-    config_key(v.concurrency_kind, v.concurrency, v.replicas, v.tshirt) AS config_key
+    config_key(v.concurrency_kind, v.concurrency, v.replicas, v.tshirt, v.topology,
+               v.queue_managers, v.simulated_latency_ms) AS config_key
 FROM dq_values v
 JOIN (SELECT DISTINCT world, source FROM dq_claims) k ON k.world = v.world AND k.source = v.source;
 
@@ -130,7 +147,7 @@ JOIN (SELECT DISTINCT world, source FROM dq_claims) k ON k.world = v.world AND k
 -- PREDICTIONS_VIEW_SQL, the same columns). The quality stage reads it and never imports the
 -- models package (DEVELOPING.md, "Findings and models").
 CREATE VIEW dq_predictions AS
-SELECT CAST(NULL AS INTEGER) AS row_id, CAST(NULL AS BIGINT) AS series_id,
+SELECT CAST(NULL AS BIGINT) AS row_id, CAST(NULL AS BIGINT) AS series_id,
        CAST(NULL AS VARCHAR) AS model, CAST(NULL AS DOUBLE) AS predicted,
        CAST(NULL AS DOUBLE) AS lower, CAST(NULL AS DOUBLE) AS upper,
        CAST(NULL AS INTEGER) AS fit_sizes, CAST(NULL AS BOOLEAN) AS extrapolated,

@@ -6,11 +6,17 @@ import os
 import shutil
 from pathlib import Path
 
-import duckdb
-import pytest
+from support import extra
 
-from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
-from support.shared import digest, once
+extra.install()  # $PERFWH_EXTRA_FAMILY: a family added to the whole suite, before perfwh loads
+
+import duckdb  # noqa: E402
+import pytest  # noqa: E402
+
+from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE  # noqa: E402
+from support.shared import digest, once  # noqa: E402
+
+extra.register_expected()
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
@@ -42,6 +48,30 @@ def wh(built_warehouse) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(str(built_warehouse), read_only=True)
     yield con
     con.close()
+
+
+@pytest.fixture(scope="session")
+def one_report(tmp_path_factory) -> tuple[Path, Path]:
+    """(raw folder, warehouse) of the smallest report of the manifest alone, built once per
+    run. How a writer lands or fails does not depend on how much the warehouse holds, and an
+    add there takes a fraction of the time, so the tests that run many adds use it."""
+    def make(folder: Path) -> tuple[Path, Path]:
+        from perfwh.stages.build import build
+
+        import yaml
+
+        manifest = yaml.safe_load((RAW_DIR / "sources.yml").read_text(encoding="utf-8"))
+        smallest = min(manifest["reports"], key=lambda e: (RAW_DIR / "reports" / e["file"]).stat().st_size)
+        raw = folder / "raw"
+        (raw / "reports").mkdir(parents=True)
+        shutil.copyfile(RAW_DIR / "reports" / smallest["file"], raw / "reports" / smallest["file"])
+        (raw / "sources.yml").write_text(yaml.safe_dump({"reports": [smallest]}, allow_unicode=True,
+                                                        sort_keys=False), encoding="utf-8")
+        out = folder / "curated" / "warehouse.duckdb"
+        build(out=out, raw_dir=raw, sources_file=raw / "sources.yml", rules="duckdb", progress=False)
+        return raw, out
+
+    return once(tmp_path_factory, "one-report", make)
 
 
 @pytest.fixture

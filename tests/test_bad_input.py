@@ -95,7 +95,7 @@ def previous(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     out = tmp_path_factory.mktemp("previous") / "warehouse.duckdb"
     build(out=out, rules="none", progress=False)
     state = snapshot(out.parent)
-    assert "warehouse.duckdb" in state and "parquet/metric_values.parquet" in state
+    assert "warehouse.duckdb" in state and "lake/manifest.json" in state
     return out, state
 
 

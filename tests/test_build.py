@@ -19,6 +19,7 @@ import yaml
 from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
 from perfwh.core.lock import LOCK_NAME
 from support.expected import parsed, report_count, total_values
+from support.tables import contents
 from perfwh.stages.build import BuildError, build
 from perfwh.warehouse.sources import sha256_of
 
@@ -60,7 +61,7 @@ def listing(directory: Path) -> list[str]:
 def assert_untouched(out: Path, before: dict[str, str]) -> None:
     assert snapshot(out.parent) == before
     names = listing(out.parent)
-    assert names == ["lake", "parquet", "warehouse.duckdb"], names  # no .tmp, .wal or .spill left
+    assert names == ["lake", "warehouse.duckdb"], names  # no .tmp, .wal or .spill left
 
 
 # ---------------------------------------------------------------------------- atomicity
@@ -96,21 +97,21 @@ def test_failure_after_the_temporary_warehouse_exists(previous, monkeypatch):
     before = snapshot(previous.parent)
     seen = {}
 
-    def failing_export(con, directory):
+    def failing_export(con, directory, **_incremental):
         directory.mkdir(parents=True)
-        (directory / "metric_values.parquet").write_bytes(b"half written")
-        seen["tmp_parquet"] = directory
+        (directory / "manifest.json").write_bytes(b"half written")
+        seen["tmp_lake"] = directory
         seen["tmp_files"] = sorted(p.name for p in previous.parent.iterdir())
         raise duckdb.IOException("disk full (simulated)")
 
-    monkeypatch.setattr(writing_module, "export_parquet", failing_export)
+    monkeypatch.setattr(writing_module, "write_lake", failing_export)
     with pytest.raises(BuildError, match="disk full"):
         build(out=previous, rules="none", progress=False)
     # the failure happened while the temporary files existed ...
     assert any(name.startswith(".warehouse.duckdb.tmp-") for name in seen["tmp_files"])
-    assert seen["tmp_parquet"].name.startswith(".parquet.tmp-")
+    assert seen["tmp_lake"].name.startswith(".lake.tmp-")
     # ... and they are gone
-    assert not seen["tmp_parquet"].exists()
+    assert not seen["tmp_lake"].exists()
     assert_untouched(previous, before)
 
 
@@ -132,35 +133,17 @@ def test_a_good_build_replaces_the_previous_one(previous, tmp_path):
     """Success renames the new files over the old ones and leaves no temporary file;
     the same inputs give a byte-identical Parquet table of the facts' natural keys."""
     before = snapshot(previous.parent)
-    (previous.parent / "parquet" / "stale_table.parquet").write_bytes(b"from an older schema")
+    (previous.parent / "lake" / "stale_table").mkdir()
+    (previous.parent / "lake" / "stale_table" / "data_0.parquet").write_bytes(b"from an older schema")
     summary = build(out=previous, rules="none", progress=False)
     assert (summary.reports, summary.values) == (report_count(), total_values())
-    assert listing(previous.parent) == ["lake", "parquet", "warehouse.duckdb"]
+    assert listing(previous.parent) == ["lake", "warehouse.duckdb"]
     after = snapshot(previous.parent)
-    assert "parquet/stale_table.parquet" not in after  # the export folder was replaced whole
+    assert "lake/stale_table/data_0.parquet" not in after  # the lake was replaced whole
     assert set(after) == set(before)
 
 
 # --------------------------------------------------------------------------- determinism
-
-def table_names(con) -> list[str]:
-    return [r[0] for r in con.sql(
-        "SELECT table_name FROM duckdb_tables() WHERE NOT internal ORDER BY 1").fetchall()]
-
-
-def contents(path: Path) -> dict[str, list[tuple]]:
-    """Every table's and contract view's full contents, ordered by all columns (ids first)."""
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        out = {}
-        for name in table_names(con) + ["metric_values", "measurements"]:
-            columns = [c for c in con.sql(f'SELECT * FROM "{name}" LIMIT 0').columns]
-            out[name] = con.sql(f'SELECT * FROM "{name}" ORDER BY ALL').fetchall()
-            out[name + " columns"] = columns
-        return out
-    finally:
-        con.close()
-
 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory, previous) -> tuple[dict, dict, dict]:
@@ -187,15 +170,24 @@ def test_same_inputs_same_tables(two_builds):
 
 
 def test_same_ids_and_order(two_builds):
-    """Ids are the same numbers for the same rows; in id order the rows come in the same order."""
+    """Ids are the same numbers for the same rows: each comes from its row's natural key alone
+    (a report's from its file name, a fact's from its source and place), never from its
+    neighbours, so a row keeps its id whatever is filed beside it; every id is a whole number
+    JavaScript holds exactly."""
+    from perfwh.warehouse.load import stable_id
+
     first, second, _ = two_builds
     ids = [r[0] for r in first["fact_metric_value"]]
-    assert ids == list(range(1, total_values() + 1))
+    assert len(ids) == total_values() == len(set(ids))
     assert [r[0] for r in second["fact_metric_value"]] == ids
     for name in ("dim_report", "dim_product", "dim_platform", "dim_scenario", "dim_message_size",
-                 "dim_configuration", "dim_source_table"):
-        keys = [r[0] for r in first[name]]
-        assert keys == list(range(1, len(keys) + 1)), name
+                 "dim_configuration", "dim_source_table", "fact_claim", "dq_findings"):
+        keys = [r[0] for r in first.get(name, [])]
+        assert len(keys) == len(set(keys)), name
+        assert all(0 < k < 2 ** 53 for k in keys), name
+    columns = first["dim_report columns"]
+    for row in first["dim_report"]:
+        assert row[0] == stable_id(row[columns.index("source")])
 
 
 def test_manifest_order_does_not_change_ids(two_builds, previous):
@@ -203,7 +195,7 @@ def test_manifest_order_does_not_change_ids(two_builds, previous):
     rows and their order do not."""
     first, _, reordered = two_builds
     for name in first:
-        if name in ("raw_reports", "dim_report"):
+        if name in ("raw_reports", "dim_report", "raw_manifest"):  # the order, the manifest's checksum
             continue
         assert first[name] == reordered[name], name
     con = duckdb.connect(str(previous), read_only=True)
@@ -221,7 +213,7 @@ BUILDS = 20  # a tie left in an ORDER BY once reordered measurements.parquet 1 b
 @pytest.fixture(scope="session")
 def first_build(built_warehouse) -> tuple[dict, dict]:
     """The Parquet files and the tables of the first build: the run's shared warehouse."""
-    return snapshot(built_warehouse.parent / "parquet"), contents(built_warehouse)
+    return snapshot(built_warehouse.parent / "lake"), contents(built_warehouse)
 
 
 @pytest.mark.slow
@@ -233,8 +225,8 @@ def test_twenty_builds_write_byte_identical_parquet(tmp_path, first_build, build
     files_first, contents_first = first_build
     out = tmp_path / "warehouse.duckdb"
     build(out=out, rules="duckdb", progress=False)
-    files = snapshot(out.parent / "parquet")
-    assert "measurements.parquet" in files and "dq_findings.parquet" in files
+    files = snapshot(out.parent / "lake")
+    assert "manifest.json" in files and any(f.startswith("dq_findings/") for f in files)
     assert files == files_first, f"build {build_number}: {sorted(k for k in files if files[k] != files_first.get(k))}"
     assert contents(out) == contents_first
 

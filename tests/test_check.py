@@ -14,6 +14,8 @@ import yaml
 
 from ingest.submission import COLUMNS
 from perfwh.core.paths import RAW_DIR
+from perfwh.quality.rules import finding_id
+from perfwh.stages.add import add
 from perfwh.stages.check import check, checked
 from perfwh.warehouse.sources import sha256_of
 
@@ -75,20 +77,37 @@ def test_json_output_has_exactly_the_documented_keys(revised_iib, built_warehous
         "suggested_value": "1362.3"}]
 
 
-def test_a_check_repairs_its_own_findings_as_filing_repairs_them_all(revised_iib, tmp_path,
-                                                                     built_warehouse):
+def test_a_check_repairs_its_own_findings_as_a_build_repairs_them_all(revised_iib, tmp_path,
+                                                                      built_warehouse, sandbox):
     """A check repairs only the findings on the submission's rows (the filed sources' were
-    repaired when filed); `perfwh add` (filing) repairs every finding. The submission's findings
-    and suggestions are the same either way - a report revision, and a CSV whose typo sits
-    beside a report's rows (its findings relate them)."""
+    repaired when filed); a build repairs every finding. The submission's findings and
+    suggestions are the same either way - a report revision, and a CSV whose typo sits beside a
+    report's rows (its findings relate them): filed (its errors waived) and built again from
+    the raw layer, the warehouse holds what the check found."""
+    from perfwh.stages.build import build
+
     typo = write_csv(tmp_path / "typo.csv", [dict(ISO_ROW, msg_rate="13662.3"),
                                              dict(ISO_ROW, message_size_bytes=120, msg_rate="2864.4",
                                                   cpu_ms_per_msg="26")])
-    for path in (revised_iib, typo):
-        checked_only = check(path, warehouse=built_warehouse)
-        filed = check(path, warehouse=built_warehouse, filing=True)
-        assert checked_only.findings == filed.findings
-        assert sum(1 for f in filed.findings if f["suggested_value"]) >= 2, filed.findings
+    key = lambda f: (f["rule"], f["source_line"], f["metric"], f["message"], f["suggested_value"])  # noqa: E731
+    for path, revision_of in ((revised_iib, "iib10-xlinux.txt"), (typo, None)):
+        checked_only = check(path, warehouse=sandbox["db"], sources_file=sandbox["sources"],
+                             revision_of=revision_of)
+        assert sum(1 for f in checked_only.findings if f["suggested_value"]) >= 2, checked_only.findings
+        # filed with its errors waived, as a submitter would (a waived error stays in the fits)
+        waivers = {finding_id(f): "as the test plants it" for f in checked_only.errors}
+        checked_only = check(path, warehouse=sandbox["db"], sources_file=sandbox["sources"],
+                             revision_of=revision_of, waivers=waivers)
+        add(path, waivers, warehouse=sandbox["db"], sources_file=sandbox["sources"], revision_of=revision_of)
+        rebuilt = tmp_path / f"rebuilt-{path.stem}" / "warehouse.duckdb"
+        build(out=rebuilt, raw_dir=sandbox["raw"], sources_file=sandbox["sources"], rules="duckdb",
+              progress=False, parquet=False)
+        con = duckdb.connect(str(rebuilt), read_only=True)
+        built = [dict(zip(("rule", "source_line", "metric", "message", "suggested_value"), r)) for r in con.sql(
+            "SELECT rule, source_line, metric, message, suggested_value FROM dq_findings WHERE source = ?",
+            params=[path.name]).fetchall()]
+        con.close()
+        assert sorted(map(key, built)) == sorted(map(key, checked_only.findings))
 
 
 def test_one_row_csv_typo_found_and_clean_row_passes(tmp_path, built_warehouse):
@@ -222,10 +241,10 @@ def test_unknown_waiver_and_failed_rebuild_change_nothing(tmp_path, sandbox, mon
 
     import perfwh.stages.add as add_module
 
-    def broken(con):
+    def broken(con, rules, sources):
         raise duckdb.IOException("disk full (simulated)")
 
-    monkeypatch.setattr(add_module, "fit_warehouse", broken)
+    monkeypatch.setattr(add_module, "file_findings", broken)
     with pytest.raises(duckdb.IOException, match="disk full"):
         add_module.add(good, {}, warehouse=sandbox["db"], sources_file=sandbox["sources"])
     assert state(sandbox) == before

@@ -17,7 +17,7 @@ import pytest
 
 from perfwh.core.paths import PROJECT_ROOT
 from perfwh.warehouse.sources import sha256_of
-from support.expected import total_values
+from support.expected import measurements, total_values
 
 PERFWH = Path(sys.executable).with_name("perfwh")
 if not PERFWH.exists():  # pytest run by another interpreter than the venv's
@@ -113,21 +113,20 @@ def test_measurements_pivot_the_three_metrics(wh):
 
 
 def test_measurements_counts(wh):
-    """One row per table row and product, and per scenario and persistence half where one
-    printed row holds several (WBIMB Tables 1 and 2, the IIB halves). Counted in the reports:
-    WBIMB 206 chapter-10 rows + Table 1 3x2 + Table 2 4x4 = 228; IIB 87 rows-and-halves;
-    ACE 11 108 rows x 2 products = 216; ACE 13 119 message-rate rows (startup times are
-    not measurements of rate or cost); MessageSight 6 score-card msgs/sec rows."""
+    """One row per table row and product (or column group: an appliance and its deployment), and
+    per scenario and persistence half where one printed row holds several (WBIMB Tables 1 and 2,
+    the IIB halves), as each family's expected values count them in its reports."""
     got = dict(wh.sql("SELECT source, count(*) FROM measurements GROUP BY 1").fetchall())
-    assert got == {WB: 228, "iib10-xlinux.txt": 87, ACE11: 216, "ace13-openshift-2025.txt": 119,
-                   "messagesight1-2013.txt": 6}
-    # no row lost or split: the grouping keys are exactly row, product, scenario, half
-    assert wh.sql("""SELECT count(*) FROM (SELECT DISTINCT source, source_line, product, scenario,
-                      persistent FROM metric_values
+    assert got == measurements()
+    total = sum(measurements().values())
+    # no row lost or split: the grouping keys are exactly row, product, scenario, half and the
+    # column group's deployment
+    assert wh.sql("""SELECT count(*) FROM (SELECT DISTINCT source, source_line, product, platform,
+                      scenario, persistent, topology, simulated_latency_ms FROM metric_values
                       WHERE metric IN ('msg_rate', 'cpu_busy_pct', 'cpu_ms_per_msg'))""").fetchall() \
-        == [(656,)]
+        == [(total,)]
     assert wh.sql("SELECT count(*), count(DISTINCT measurement_id) FROM measurements").fetchall() \
-        == [(656, 656)]
+        == [(total, total)]
 
 
 def test_measurement_values_equal_their_facts(wh):
@@ -168,28 +167,28 @@ def test_every_column_has_a_comment(wh):
 
 # ------------------------------------------------------------------------- Parquet
 
-def test_parquet_one_file_per_table_and_the_two_views(built_warehouse, wh):
-    directory = built_warehouse.parent / "parquet"
+def test_the_lake_holds_every_table_and_the_two_views(built_warehouse, wh):
+    """The Parquet export is the lake (data/curated/lake): one relation per table and per
+    contract view, with the warehouse's rows, columns and printed numbers."""
+    from perfwh.warehouse.lake import duckdb_scan, read_manifest
+
+    lake = built_warehouse.parent / "lake"
     tables = {r[0] for r in wh.sql("SELECT table_name FROM duckdb_tables() WHERE NOT internal "
                                    "AND database_name = current_database()").fetchall()}
-    files = {p.stem for p in directory.glob("*.parquet")}
-    assert files == tables | {"metric_values", "measurements"}
+    relations = read_manifest(lake)["relations"]
+    assert set(relations) == tables | {"metric_values", "measurements"}
+    assert not (built_warehouse.parent / "parquet").exists()  # the flat export is retired
     reader = duckdb.connect()
     try:
-        for name in sorted(files):
-            path = str(directory / f"{name}.parquet")
-            [(parquet_rows,)] = reader.sql("SELECT count(*) FROM read_parquet($p)",
-                                           params={"p": path}).fetchall()
+        for name in sorted(relations):
+            [(lake_rows,)] = reader.sql(f"SELECT count(*) FROM {duckdb_scan(lake, name)}").fetchall()
             [(db_rows,)] = wh.sql(f'SELECT count(*) FROM "{name}"').fetchall()
-            assert parquet_rows == db_rows, name
-        parquet_columns = reader.sql(
-            "SELECT * FROM read_parquet($p) LIMIT 0",
-            params={"p": str(directory / "metric_values.parquet")}).columns
-        assert parquet_columns == columns_of(wh, "metric_values")
-        sample = reader.sql("SELECT printed_value, value FROM read_parquet($p) "
+            assert lake_rows == db_rows, name
+        columns = [c["name"] for c in relations["metric_values"]["columns"]]
+        assert columns == columns_of(wh, "metric_values")
+        sample = reader.sql(f"SELECT printed_value, value FROM {duckdb_scan(lake, 'metric_values')} "
                             "WHERE source = $s AND source_line = 183 AND product = 'IIB' "
-                            "ORDER BY metric", params={"p": str(directory / "metric_values.parquet"),
-                                                       "s": ACE11}).fetchall()
+                            "ORDER BY metric", params={"s": ACE11}).fetchall()
         assert sample == [("476.71 μs", 0.47671), ("1998.06/s", 1998.06)]
     finally:
         reader.close()
@@ -199,7 +198,7 @@ def test_parquet_one_file_per_table_and_the_two_views(built_warehouse, wh):
 
 def test_sql_prints_a_table(built_warehouse):
     result = sql(built_warehouse, "SELECT product, printed_value, value FROM metric_values "
-                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY fact_id")
+                 f"WHERE source = '{ACE11}' AND source_line = 183 ORDER BY product DESC, metric DESC")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split("|")[0].strip() == "product"
@@ -282,3 +281,15 @@ def test_sql_missing_warehouse(tmp_path):
     assert "perfwh build" in result.stderr
     assert "Traceback" not in result.stderr
     assert not missing.exists() and not missing.parent.exists()  # nothing created
+
+
+def test_readme_contents_is_the_generated_one(wh):
+    """The README's "Contents of the warehouse" is `perfwh contents --markdown` for the reports of
+    data/raw/sources.yml: a report filed, a table or number added, a rule changed - the counts
+    come from the warehouse, never typed in."""
+    from perfwh.warehouse.query import contents_markdown
+    from perfwh.warehouse.sources import load_manifest
+
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    published = [s.file for s in load_manifest(PROJECT_ROOT / "data" / "raw" / "sources.yml")]
+    assert contents_markdown(wh, published) in readme

@@ -167,12 +167,12 @@ def test_a_dropped_decimal_in_a_column_that_keeps_trailing_zeros_is_found(wh, bu
 
 def test_model_residuals_on_the_reports(wh):
     """The judged residuals (README, Data quality): ACE 13's MQ Aggregation Small at 200K and
-    2MB, ACE 11's Windows ESQL 2k on one core, WBIMB's three 64KB rows at the edge of tight
-    intervals (one printed twice). ACE 13's JSON Parse 2MB is not among them: its other T-shirts
-    predict it."""
+    2MB, ACE 11's Windows ESQL 2k on one core, WBIMB's two 64KB rows 1-2 % beyond tight
+    intervals. WBIMB's Very Complex Compute 64KB (line 956, printed again at 1301), 0.2 %
+    above its interval, is within the rule's 1 % floor; ACE 13's JSON Parse 2MB is not among
+    them either: its other T-shirts predict it."""
     lines = {(f["source"], f["source_line"]) for f in findings(wh, "rule = 'model_residual'")}
-    assert lines == {(ACE11, 341), (ACE13, 242), (ACE13, 245), (WBIMB, 919), (WBIMB, 956),
-                     (WBIMB, 977), (WBIMB, 1301)}
+    assert lines == {(ACE11, 341), (ACE13, 242), (ACE13, 245), (WBIMB, 919), (WBIMB, 977)}
 
 
 def test_a_cost_slip_outside_its_series_curve_is_found_and_repaired(wh, built_warehouse, tmp_path):
@@ -205,16 +205,17 @@ def test_predictions_come_from_the_models_stage(wh):
     """dq_predictions is the view the models stage wrote over model_predictions."""
     assert wh.sql("SELECT count(*) FROM dq_predictions").fetchall()[0][0] == \
         wh.sql("SELECT count(*) FROM model_predictions").fetchall()[0][0] > 400
-    # every usable point outside its wide interval, beyond its printed precision, is a finding
+    # every usable point outside its wide interval, beyond its printed precision and the
+    # rule's 1 % floor, is a finding
     outside = set(wh.sql("""
         SELECT m.source, m.source_line, m.cpu_ms_per_msg_printed FROM model_predictions p
         JOIN dq_input m ON m.row_id = p.measurement_id
         WHERE NOT p.excluded AND p.lower_99 IS NOT NULL
-          AND (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp < p.lower_99
-               OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper_99)""").fetchall())
+          AND (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp < p.lower_99 * (1 - 0.01)
+               OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper_99 * (1 + 0.01))""").fetchall())
     flagged = {(f["source"], f["source_line"], f["printed_value"])
                for f in findings(wh, "rule = 'model_residual'")}
-    # a 99 % interval leaves out about 1 in 100 measurements of the same curve: here 7 of 445
+    # a 99 % interval leaves out about 1 in 100 measurements of the same curve: here 5 of 445
     assert outside == flagged and 1 <= len(outside) <= 0.03 * 445
 
 
@@ -356,11 +357,17 @@ def test_clean_rows_resubmitted_stay_clean(wh, built_warehouse, tmp_path):
 
 
 def test_every_rule_that_fires_on_the_reports_is_judged_in_the_readme(wh):
-    """The README's judgement table names every rule that has findings on the five reports."""
+    """The README's judgement table names every rule that has findings on the reports of
+    data/raw/sources.yml, and its heading counts them."""
+    from perfwh.warehouse.sources import load_manifest
+
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### What the rules find"):readme.index("### Checking and filing")]
-    fired = {r for (r,) in wh.sql("SELECT DISTINCT rule FROM dq_findings").fetchall()}
+    published = [s.file for s in load_manifest(PROJECT_ROOT / "data" / "raw" / "sources.yml")]
+    fired = {r for (r,) in wh.sql("SELECT DISTINCT rule FROM dq_findings WHERE list_contains(?, source)",
+                                  params=[published]).fetchall()}
     assert {r for r in fired if f"`{r}`" not in section} == set()
     counts = wh.sql("SELECT count(*) FILTER (WHERE severity = 'error'), "
-                    "count(*) FILTER (WHERE severity = 'warning') FROM dq_findings").fetchall()[0]
+                    "count(*) FILTER (WHERE severity = 'warning') FROM dq_findings "
+                    "WHERE list_contains(?, source)", params=[published]).fetchall()[0]
     assert f"({counts[0]} errors, {counts[1]} warnings)" in section

@@ -13,7 +13,8 @@ import pytest
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE
 from perfwh.warehouse.lake import (MANIFEST, PARTITIONS, duckdb_scan, hive_escape, polars_scan,
                                    read_manifest, spark_read, write_lake)
-from perfwh.warehouse.parquet import exported_relations
+from perfwh.warehouse.lake import exported_relations
+from perfwh.warehouse.sources import load_manifest
 
 ODD_NAME = "lab results (v2) #1=é.csv"
 CSV = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -77,7 +78,10 @@ def test_polars_reads_the_lake(lake, wh):
     assert (facts["source"] == facts["source_file"]).all()
     per_source = dict(polars_scan(lake, "measurements").group_by("source").len().collect().iter_rows())
     assert per_source == dict(wh.sql("SELECT source, count(*) FROM measurements GROUP BY ALL").fetchall())
-    assert polars_scan(lake, "dim_product").collect().height == 6
+    # one row per product, version and fix pack that sources.yml records for its reports
+    products = {(p["short"], str(p["version"]), p.get("fix_pack"))
+                for s in load_manifest(SOURCES_FILE) for p in s.products.values()}
+    assert polars_scan(lake, "dim_product").collect().height == len(products)
 
 
 def test_the_lake_is_byte_deterministic(tmp_path, built_warehouse):

@@ -24,6 +24,7 @@ from models.sizing import SizeQuery, parse_size, version_matches
 from models.spec import MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
 from perfwh.stages.models import build_models
+from perfwh.warehouse.lake import read_manifest
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 SIZES = np.array([256, 2048, 20480, 204800, 2048000, 20480000], dtype=float)
@@ -437,8 +438,9 @@ def test_model_tables_are_documented_and_exported(mcon, modelled):
         SELECT table_name || '.' || column_name FROM duckdb_columns()
         WHERE table_name LIKE 'model_%' AND (comment IS NULL OR comment = '')""")
     assert undocumented == []
+    relations = read_manifest(modelled.parent / "lake")["relations"]
     for table in ("model_fits", "model_predictions", "model_accuracy", "model_unfitted"):
-        assert (modelled.parent / "parquet" / f"{table}.parquet").is_file()
+        assert relations[table]["rows"] == rows(mcon, f"SELECT count(*) FROM {table}")[0][0]
 
 
 def test_models_are_deterministic(modelled, tmp_path):

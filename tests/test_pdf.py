@@ -1,10 +1,12 @@
 """The PDF path: the original reports were PDFs, so `ingest.reader.read_lines` also reads a
 text-layer PDF (pdfplumber) into numbered lines with their page.
 
-Each raw report is written to a PDF with fpdf2, a real PDF writer: one raw line per PDF
-line in DejaVu Sans Mono (it has μ, “”, ™ and the reports' other characters), tabs as
-spaces, a page break every 60 lines. The same rows must come out of the PDF as out of the
-text, and each number's recorded line and page must point at a PDF line that prints it.
+Each raw report's lines (a text report's, or a PDF's as the reader gives them) are written to
+a PDF with fpdf2, a real PDF writer: one line per PDF line in DejaVu Sans Mono (it has μ, “”,
+™ and the reports' other characters; the few it lacks - a Word bullet of the Symbol font - are
+written as '?' on both sides of the comparison), tabs as spaces, a page break every 60 lines.
+The same rows must come out of that PDF as out of the raw file, and each number's recorded
+line and page must point at a PDF line that prints it.
 """
 from __future__ import annotations
 
@@ -17,36 +19,16 @@ from pathlib import Path
 import pytest
 
 from ingest import families
-from ingest.reader import read_lines, text_lines
+from ingest.reader import read_lines
+from ingest.records import Line
 from ingest.units import UNITS, metric_quantity
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-from perfwh.warehouse.sources import load_manifest, sha256_of
+from perfwh.warehouse.sources import find_raw, load_manifest, sha256_of
+from support.pdfs import FONT, LINES_PER_PAGE, printable, write_pdf
 from support.shared import once
 
-FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
-LINES_PER_PAGE = 60
-FONT_SIZE = 6.0  # points; a character of the mono font is 0.6 em wide
 SOURCES = {s.family: s.file for s in load_manifest(SOURCES_FILE)}
 FAMILIES = list(families.families())  # the registry: every report family
-
-
-def write_pdf(text: str, out: Path) -> None:
-    """One line of ``text`` per PDF line, on pages wide enough for the longest line."""
-    from fpdf import FPDF
-
-    lines = [line.text.replace("\t", " ") for line in text_lines(text)]
-    pitch = FONT_SIZE * 1.25
-    pdf = FPDF(unit="pt", format=(max(map(len, lines)) * FONT_SIZE * 0.6 + 72,
-                                  LINES_PER_PAGE * pitch + 72))
-    pdf.set_auto_page_break(False)
-    pdf.add_font("mono", fname=str(FONT))
-    pdf.set_font("mono", size=FONT_SIZE)
-    for index, line in enumerate(lines):
-        if index % LINES_PER_PAGE == 0:
-            pdf.add_page()
-        if line.strip():
-            pdf.text(36, 36 + (index % LINES_PER_PAGE) * pitch + FONT_SIZE, line)
-    pdf.output(str(out))
 
 
 @pytest.fixture(scope="session")
@@ -58,11 +40,11 @@ def pdfs(tmp_path_factory) -> dict[str, tuple[Path, list, object, list, object]]
         out = {}
         for family in FAMILIES:
             source = SOURCES[family]
-            raw = RAW_DIR / "reports" / source
+            raw = find_raw(RAW_DIR, source)
             path = directory / (Path(source).stem + ".pdf")
-            write_pdf(raw.read_text(encoding="utf-8"), path)
+            text = [Line(line.number, printable(line.text), line.page) for line in read_lines(raw)]
+            write_pdf(text, path)
             lines = read_lines(path)
-            text = read_lines(raw)
             out[family] = (path, lines, families.parse(family, lines, source), text,
                            families.parse(family, text, source))
         return out

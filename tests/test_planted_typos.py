@@ -4,8 +4,8 @@ A typo is planted in one printed cell of a real report's table row - a digit dou
 dropped or swapped with its neighbour, the decimal point moved one place, an extra decimal
 digit, or a us/ms mix-up (perfwh.quality.slips, as the benchmark plants them) - and the
 report is checked as a submission (without warehouse context, so
-only the rules themselves can find it). Tables with %CPU (WBIMB, IIB) are held to the
-CPU identity: every typo that moves a number by more than a quarter must be found, and a
+only the rules themselves can find it). Tables with %CPU and a cost (WBIMB, IIB) are held to
+the CPU identity: every typo that moves a number by more than a quarter must be found, and a
 suggested correction must be the original. Tables without %CPU (ACE 11, ACE 13) are held
 to their shape: typos that move a number more than 3.5 times (the outlier rules allow 3)
 must be found.
@@ -49,7 +49,12 @@ def rows(built_warehouse) -> dict[str, list[tuple]]:
     row typed 30 times smaller, leaves a quiet row, not a finding to look for)."""
     con = duckdb.connect(str(built_warehouse), read_only=True)
     cells = con.sql("""
-        SELECT source, source_line, metric, printed_value, cpu_busy_pct IS NOT NULL AS has_cpu
+        SELECT source, source_line, metric, printed_value,
+               -- the CPU identity needs all three numbers; a %CPU alone (the MQ Appliance
+               -- tables) holds nothing to account, and a row with neither %CPU nor a cost is
+               -- rates only: both are left to the benchmark
+               cpu_busy_pct IS NOT NULL AND cpu_ms_per_msg IS NOT NULL AS has_identity,
+               cpu_busy_pct IS NULL AND cpu_ms_per_msg IS NOT NULL AS has_cost_only
         FROM dq_input i, LATERAL (VALUES ('msg_rate', msg_rate_printed),
                                          ('cpu_busy_pct', cpu_busy_pct_printed),
                                          ('cpu_ms_per_msg', cpu_ms_per_msg_printed)) AS m(metric, printed_value)
@@ -60,7 +65,7 @@ def rows(built_warehouse) -> dict[str, list[tuple]]:
         ORDER BY ALL""").fetchall()
     con.close()
     return {"with_cpu": [c[:4] for c in cells if c[4]],
-            "without_cpu": [c[:4] for c in cells if not c[4]]}
+            "without_cpu": [c[:4] for c in cells if c[5]]}
 
 
 _baseline_cache: dict[str, set] = {}

@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest import families
-from ingest.reader import text_lines
+from ingest.reader import read_lines
 from ingest.records import Line, ParsedReport, ParseError
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-from perfwh.warehouse.sources import load_manifest
+from perfwh.warehouse.sources import find_raw, load_manifest
 
 SOURCES = {s.family: s.file for s in load_manifest(SOURCES_FILE)}
 FAMILIES = list(families.families())  # the registry: every report family
@@ -61,7 +61,7 @@ def values(parsed: ParsedReport, number_of) -> dict[int, Counter]:
 @lru_cache(maxsize=None)
 def report(family: str) -> Report:
     source = SOURCES[family]
-    lines = tuple(text_lines((RAW_DIR / "reports" / source).read_text(encoding="utf-8")))
+    lines = tuple(read_lines(find_raw(RAW_DIR, source)))  # a text report's, or a PDF's
     parsed = families.parse(family, lines, source)
     rows = values(parsed, lambda n: n)
     targets = set()

@@ -18,7 +18,7 @@ import yaml
 from perfwh.core.commit import JOURNAL, recover
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
-from support.shared import once
+from perfwh.warehouse.lake import duckdb_scan
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -48,28 +48,6 @@ def _box(tmp_path: Path, raw_dir: Path, warehouse: Path) -> dict:
 def box(tmp_path, built_warehouse) -> dict:
     """The reports' raw layer and warehouse."""
     return _box(tmp_path, RAW_DIR, built_warehouse)
-
-
-@pytest.fixture(scope="session")
-def one_report(tmp_path_factory) -> tuple[Path, Path]:
-    """(raw folder, warehouse) of the smallest report of the manifest alone, built once per
-    run. How a writer lands or fails does not depend on how much the warehouse holds, and an
-    add there takes a fraction of the time, so the tests that run many adds use it."""
-    def make(folder: Path) -> tuple[Path, Path]:
-        from perfwh.stages.build import build
-
-        manifest = yaml.safe_load((RAW_DIR / "sources.yml").read_text(encoding="utf-8"))
-        smallest = min(manifest["reports"], key=lambda e: (RAW_DIR / "reports" / e["file"]).stat().st_size)
-        raw = folder / "raw"
-        (raw / "reports").mkdir(parents=True)
-        shutil.copyfile(RAW_DIR / "reports" / smallest["file"], raw / "reports" / smallest["file"])
-        (raw / "sources.yml").write_text(yaml.safe_dump({"reports": [smallest]}, allow_unicode=True,
-                                                        sort_keys=False), encoding="utf-8")
-        out = folder / "curated" / "warehouse.duckdb"
-        build(out=out, raw_dir=raw, sources_file=raw / "sources.yml", rules="duckdb", progress=False)
-        return raw, out
-
-    return once(tmp_path_factory, "one-report", make)
 
 
 @pytest.fixture
@@ -138,8 +116,9 @@ def outcome(box: dict, path: Path, before: dict) -> str:
     finally:
         con.close()
     assert rows == [(3,)] and fitted == [(3,)] and reports == [(1,)]
-    parquet = duckdb.sql(f"SELECT count(*) FROM '{box['db'].parent / 'parquet' / 'measurements.parquet'}' "
-                         f"WHERE source = '{path.name}'").fetchall()
+    lake = box["db"].parent / "lake"
+    parquet = duckdb.sql(f"SELECT count(*) FROM {duckdb_scan(lake, 'measurements')} WHERE source = ?",
+                         params=[path.name]).fetchall()
     assert parquet == [(3,)]
     return "whole"
 

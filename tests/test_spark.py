@@ -39,7 +39,7 @@ def test_every_rule_and_interface_view_translates():
     for name, create in views.items():
         assert "MATERIALIZED" not in to_spark(_view_query(create)).upper(), name
     assert {"config_key", "printed_half_ulp"} <= set(macros())
-    inlined = to_spark("SELECT config_key(k, v, r, t) FROM x")
+    inlined = to_spark("SELECT config_key(k, v, r, t, topology, qms, latency) FROM x")
     assert "CONCAT_WS('|'" in inlined and "single_copy" in inlined
 
 
@@ -126,7 +126,7 @@ def test_a_rule_spark_cannot_run_is_reported_naming_its_file(tmp_path, spark_ses
     from perfwh.quality.spark import rule_frame
 
     path = tmp_path / "by_name.sql"
-    path.write_text("-- severity: warning\n-- relation: dq_input\n-- repair: none\n"
+    path.write_text("-- severity: warning\n-- relation: dq_input\n-- compares: source\n-- repair: none\n"
                     "-- summary: x\n-- reason: y\n"
                     "SELECT * FROM {batch} UNION ALL BY NAME SELECT * FROM {batch}\n")
     with pytest.raises(RuleError, match="by_name.sql on Spark"):

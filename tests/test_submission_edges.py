@@ -346,3 +346,44 @@ def test_scratch_folders_of_killed_checks_are_removed(tmp_path):
     with scratch_directory("check") as mine:
         assert mine.is_dir() and f"perfwh-check-{os.getpid()}-" in mine.name
     assert not left.exists() and not mine.exists()
+
+
+# -- the vocabulary -------------------------------------------------------------------------
+
+VOCABULARY = """product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg
+ACME,1.0,lab,8,Echo A,1024,false,cores,2,,1000.00,,1.000
+ACME,1.0,lab,8,Echo A,2048,false,none,,,900.00,,1.100
+ACME,1.0,lab,8,Echo A,4096,false,Docker-Cores,2,,800.00,,1.200
+ACME,1.0,lab,8,Echo B,1024,false,Integration Servers,2,,1000.00,,1.000
+ACME,1.0,lab,8,Echo B,2048,false,integration_servers,2,,900.00,,1.100
+ACME,1.0,lab,8,Echo C,1024,persistant,dockr_cores,2,,1000.00,,1.000
+ACME,1.0,lab,8,Echo D,1024,false,tshirt,Medum,,1000.00,,1.000
+"""
+
+
+def test_common_words_are_read_with_a_note_and_unknown_ones_name_the_nearest(tmp_path, built_warehouse):
+    """"cores" is what docker_cores counts (the cores the runtime was given), "none" a blank
+    kind, "Integration Servers" ACE's name for execution groups: read, each with a note; a
+    spelling of a name or label ("Docker-Cores") silently; an unknown word is refused naming
+    the nearest documented one."""
+    from perfwh.stages.check import checked
+
+    path = tmp_path / "words.csv"
+    path.write_text(VOCABULARY)
+    with checked(path, warehouse=built_warehouse) as (result, con):
+        kinds = dict(con.sql("SELECT DISTINCT source_line, concurrency_kind FROM measurements "
+                             "WHERE source = ? ORDER BY ALL", params=[path.name]).fetchall())
+    assert kinds == {2: "docker_cores", 3: None, 4: "docker_cores", 5: "execution_groups",
+                     6: "execution_groups"}
+    assert result.notes == [
+        "concurrency_kind 'cores' read as docker_cores (CPU cores the container may use) (line 2)",
+        "concurrency_kind 'none' read as blank (no concurrency counted) (line 3)",
+        "concurrency_kind 'Integration Servers' read as execution_groups (execution groups, one flow "
+        "instance each) (line 5)",
+        "concurrency_kind 'integration_servers' read as execution_groups (execution groups, one flow "
+        "instance each) (line 6)"]
+    refused = {(f["source_line"], f["metric"]): f["message"] for f in result.errors}
+    assert set(refused) == {(7, "persistent"), (7, "concurrency_kind"), (8, "concurrency")}
+    assert "(the nearest documented word: docker_cores)" in refused[(7, "concurrency_kind")]
+    assert "(the nearest documented word: persistent)" in refused[(7, "persistent")]
+    assert "(the nearest documented word: Medium)" in refused[(8, "concurrency")]

@@ -72,7 +72,7 @@ def register(sub) -> None:
     add_spark_master(p)
     add_memory_limit(p)
     p.add_argument("--no-parquet", action="store_true",
-                   help="skip the Parquet exports (the flat files and the lake)")
+                   help="skip the Parquet lake (it is emptied: it would no longer match the warehouse)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     add_no_wait(p)
     p.set_defaults(func=_build)
@@ -86,7 +86,7 @@ def register(sub) -> None:
                         "Apache Spark over the Parquet lake")
     add_spark_master(p)
     p.add_argument("--no-parquet", action="store_true",
-                   help="skip refreshing the Parquet exports (the flat files and the lake)")
+                   help="skip refreshing the Parquet lake (it is emptied: it would no longer match the warehouse)")
     p.add_argument("-q", "--quiet", action="store_true", help="no output")
     add_no_wait(p)
     add_db(p)

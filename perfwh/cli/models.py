@@ -120,7 +120,7 @@ def register(sub) -> None:
                     "model_fits, model_predictions, model_accuracy and model_unfitted into the warehouse "
                     "atomically.")
     add_db(p)
-    p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet export")
+    p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet lake (it is emptied: it would no longer match the warehouse)")
     p.add_argument("-q", "--quiet", action="store_true", help="no output")
     p.set_defaults(func=_models)
 

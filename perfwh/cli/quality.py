@@ -49,7 +49,7 @@ def _check(args) -> int:
         with checked(args.path, warehouse=warehouse_to_read(args.db), sources_file=args.sources,
                      revision_of=args.revision_of, memory_limit=args.memory_limit,
                      engine=args.engine, spark_master=args.spark_master, collect=False,
-                     fit_limit=args.fit_limit) as (result, con):
+                     fit_limit=args.fit_limit, given=given_facts(args)) as (result, con):
             for note in result.notes:
                 print(f"perfwh check: note: {args.path}: {note}", file=sys.stderr)
             _report(args, result, con)
@@ -119,7 +119,7 @@ def _add(args) -> int:
     try:
         result = add(Path(args.path), dict(zip(args.waive, args.reason)),
                      warehouse=warehouse_to_update(args.db), sources_file=args.sources,
-                     revision_of=args.revision_of, wait=not args.no_wait)
+                     revision_of=args.revision_of, wait=not args.no_wait, given=given_facts(args))
     except AddError as err:
         print(f"perfwh add: {err}", file=sys.stderr)
         return err.status
@@ -178,6 +178,54 @@ def _template(args) -> int:
     return EXIT_CLEAN
 
 
+def _fact(text: str) -> tuple[str | None, list[str]]:
+    """KEY=VALUE or VALUE -> (KEY or None, the value's ':'-separated parts)."""
+    key, _, value = text.partition("=") if "=" in text.split(":", 1)[0] else ("", "", text)
+    return (key.strip() or None), [p.strip() for p in value.split(":")]
+
+
+def _product_fact(text: str):
+    import argparse
+
+    key, parts = _fact(text)
+    if len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected [KEY=]NAME:VERSION (e.g. ace13=ACE:13.0.1.0), not {text!r}")
+    return key, parts
+
+
+def _platform_fact(text: str):
+    import argparse
+
+    key, parts = _fact(text)
+    if parts[-1].isdigit() and len(parts) > 1:
+        label, cores = ":".join(parts[:-1]), int(parts[-1])
+    else:
+        label, cores = ":".join(parts), None
+    if not label or (cores is not None and not 1 <= cores <= 1_000_000):
+        raise argparse.ArgumentTypeError(f"expected [KEY=]LABEL[:CORES] (e.g. xlinux=xLinux:8, cores "
+                                         f"from 1 to 1,000,000), not {text!r}")
+    return key, (label, cores)
+
+
+def add_report_facts(parser) -> None:
+    """--product, --platform: a report's facts where no filed edition of its family lends them."""
+    parser.add_argument("--product", action="append", default=[], type=_product_fact,
+                        metavar="[KEY=]NAME:VERSION",
+                        help="a report's product (the key its family's parser gives it; none for "
+                             "the report's only product), where sources.yml has no report of its "
+                             "family to borrow it from, or to replace the borrowed one")
+    parser.add_argument("--platform", action="append", default=[], type=_platform_fact,
+                        metavar="[KEY=]LABEL[:CORES]",
+                        help="a report's platform and its server cores, as --product")
+
+
+def given_facts(args):
+    from perfwh.stages.check import GivenFacts
+
+    return GivenFacts({key: GivenFacts.product(*parts) for key, parts in args.product},
+                      {key: GivenFacts.platform(*fact) for key, fact in args.platform})
+
+
 def add_revision_of(parser) -> None:
     parser.add_argument("--revision-of", metavar="SOURCE", default=None,
                         help="the filed source (file name) this submission replaces: it is "
@@ -206,6 +254,7 @@ def register(sub) -> None:
     add_fit_limit(p)
     add_engine(p)
     add_revision_of(p)
+    add_report_facts(p)
     add_db(p, "warehouse the submission is checked against")
     add_sources(p)
     p.set_defaults(func=_check)
@@ -222,6 +271,7 @@ def register(sub) -> None:
     p.add_argument("--reason", action="append", default=[], metavar="TEXT",
                    help="why the waived finding is acceptable (one per --waive)")
     add_revision_of(p)
+    add_report_facts(p)
     add_no_wait(p)
     add_db(p)
     add_sources(p)

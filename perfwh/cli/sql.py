@@ -56,8 +56,24 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _contents(args) -> int:
+    from perfwh.warehouse.query import QueryError, connect_read_only, contents_markdown
+
+    try:
+        con = connect_read_only(warehouse_to_read(args.db))
+    except QueryError as err:
+        print(f"perfwh contents: {err}", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(contents_markdown(con))
+    finally:
+        con.close()
+    return 0
+
+
 # Readers: an interruption has nothing to undo (main's message says so).
 _sql.writes = False
+_contents.writes = False
 
 def register(sub) -> None:
     p = sub.add_parser("sql", help="run a read-only SQL query on the warehouse",
@@ -77,3 +93,11 @@ def register(sub) -> None:
                    help=f"memory the query may use, e.g. 500MB, 4GB (default {DEFAULT_MEMORY_LIMIT})")
     add_db(p)
     p.set_defaults(func=_sql)
+
+    p = sub.add_parser("contents", help="what the warehouse holds, as the README lists it",
+                       description="Print the reports of the warehouse with their tables, numbers "
+                                   "and statements, and the findings of the rules, as a Markdown "
+                                   "sentence and table: the README's \"Contents of the warehouse\".")
+    p.add_argument("--markdown", action="store_true", help="Markdown (the only format)")
+    add_db(p)
+    p.set_defaults(func=_contents)

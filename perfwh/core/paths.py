@@ -6,7 +6,10 @@ import os
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-RAW_DIR = PROJECT_ROOT / "data" / "raw"
+# The raw layer: data/raw, or the folder $PERFWH_RAW names (another raw layer of the same shape,
+# as the tests use for a fixture family added to the reports).
+RAW_ENV = "PERFWH_RAW"
+RAW_DIR = Path(os.environ.get(RAW_ENV) or PROJECT_ROOT / "data" / "raw")
 SOURCES_FILE = RAW_DIR / "sources.yml"
 CURATED_DIR = PROJECT_ROOT / "data" / "curated"
 WAREHOUSE = CURATED_DIR / "warehouse.duckdb"

@@ -1,6 +1,7 @@
 """The generations of the integration product side by side: which tests of which reports do
 the same work (the mapping, `generations.yml` beside this file), which rows of each report
-stand for its generation, and what the warehouse holds of them.
+stand for its generation, and what the warehouse holds of them; and the product lines whose
+models several report families measure (the messaging appliances), shown on their pages.
 
 Notebook 06_generations and the site's generations page read the mapping through here, and
 nowhere else; `problems` holds it to a warehouse (a test runs it on the real reports).
@@ -71,11 +72,24 @@ class Caveat:
 
 
 @dataclass(frozen=True)
+class ProductLine:
+    """Report families that measure one line of products, model after model, and how they
+    relate: shown on each of their report pages."""
+    name: str
+    families: tuple[str, ...]               # oldest first
+    relation: str
+
+
+@dataclass(frozen=True)
 class Mapping:
     test_beds: dict[str, TestBed]
     comparisons: tuple[Comparison, ...]
     apart: tuple[Apart, ...]
     caveats: tuple[Caveat, ...] = ()
+    lines: tuple[ProductLine, ...] = ()
+
+    def line_of(self, family: str) -> ProductLine | None:
+        return next((line for line in self.lines if family in line.families), None)
 
     def tests(self) -> list[Test]:
         return [t for c in self.comparisons for t in c.tests]
@@ -149,7 +163,15 @@ def load(path: Path = MAPPING) -> Mapping:
         if not all(isinstance(line, int) and line > 0 for line in lines):
             raise MappingError(f"{where}: 'lines' must be line numbers (1-based) of the report")
         caveats.append(Caveat(_text(entry, "source", where), tuple(lines)))
-    return Mapping(beds, tuple(comparisons), tuple(apart), tuple(caveats))
+    product_lines = []
+    for n, entry in enumerate(data.get("lines") or [], 1):
+        name = _text(entry, "name", f"{path}: line {n}")
+        where = f"{path}: line {name!r}"
+        members = _list(entry.get("families") if isinstance(entry, dict) else None, f"{where}: families")
+        if len(members) < 2 or not all(isinstance(f, str) and f for f in members):
+            raise MappingError(f"{where}: 'families' must name two report families at least")
+        product_lines.append(ProductLine(name, tuple(members), _text(entry, "relation", where)))
+    return Mapping(beds, tuple(comparisons), tuple(apart), tuple(caveats), tuple(product_lines))
 
 
 # -- the series in the warehouse -----------------------------------------------------------
@@ -299,6 +321,11 @@ def problems(con: duckdb.DuckDBPyConnection, mapping: Mapping) -> list[str]:
         if lines != list(caveat.lines):
             found.append(f"caveat of {caveat.source}: lines {list(caveat.lines)} are not all lines with text "
                          f"of the report (found {lines})")
+    families = {r["family"] for r in _rows(con, "SELECT DISTINCT family FROM dim_report", [])}
+    for line in mapping.lines:
+        missing = [f for f in line.families if f not in families]
+        if missing:
+            found.append(f"line {line.name!r}: no report of {', '.join(missing)} in the warehouse")
     paired = {(t.source, t.scenario): t.comparison for t in mapping.tests()}
     apart = [set(a.tests) for a in mapping.apart]
     for a, b in recurrences(con):

@@ -23,8 +23,8 @@ import duckdb
 from perfwh.warehouse.db import run
 
 from .repair import suggest_stored
-from .rules import (Rule, RuleError, create_found, load_rules, materialised, store_findings, store_rule,
-                    store_rules, write_findings)
+from .rules import (FOUND, Rule, RuleError, create_found, load_rules, materialised, store_findings,
+                    store_rule, store_rules, write_findings)
 
 ENGINES = {"gx": "Great Expectations", "duckdb": "DuckDB", "spark": "Apache Spark"}
 
@@ -32,41 +32,49 @@ ENGINES = {"gx": "Great Expectations", "duckdb": "DuckDB", "spark": "Apache Spar
 def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list[Rule] | None = None,
              db_path: Path | None = None, gx_dir: Path | None = None, lake: Path | None = None,
              spark_master: str | None = None, repair: bool = True,
-             fit_models: Callable[[duckdb.DuckDBPyConnection], object] | None = None,
-             repair_source: str | None = None) -> duckdb.DuckDBPyConnection:
+             fit_models: Callable[[duckdb.DuckDBPyConnection, list[str] | None], object] | None = None,
+             subjects: list[str] | None = None) -> duckdb.DuckDBPyConnection:
     """Every rule's findings on the warehouse open in ``con``, with typo-repair suggestions,
     stored in the temporary table FOUND of the connection returned.
 
-    ``fit_models``: the models stage (it writes the model tables and dq_predictions into
-    ``con``). Without it, the rules that read dq_predictions see whatever it holds (nothing
-    in a warehouse the models stage has not run on). ``repair_source``: repair only the
-    findings on that source's rows (`repair.suggest_stored`).
+    ``subjects``: the sources whose rows are checked (a check or an add: the sources it
+    files); the rules see those rows, and a rule that compares with other sources' rows
+    (`rules.COMPARES`) the rows it compares them with; findings, fits and repairs are theirs
+    alone, the other sources' stay as they are. None: every source (a build).
+
+    ``fit_models(con, subjects)``: the models stage (it writes the model tables and
+    dq_predictions of the subjects' series into ``con``). Without it, the rules that read
+    dq_predictions see whatever it holds (nothing in a warehouse the models stage has not run
+    on).
 
     Great Expectations reads the database file itself (``db_path``), so ``con`` is closed
     for it and reopened afterwards: use the connection this returns. Spark reads the Parquet
     lake written here from this warehouse into the folder ``lake``, on the cluster
-    ``spark_master``."""
+    ``spark_master``; both run every rule over every row, and only the subjects' findings are
+    kept."""
     rules = rules if rules is not None else load_rules()
     if engine not in ENGINES:
         raise RuleError(f"unknown rules engine {engine!r}, expected one of {', '.join(ENGINES)}")
     after_models = [r for r in rules if r.reads_models]
     fitted = fit_models is not None and bool(after_models)
+    scope = {"subjects": subjects,
+             "context": subjects is not None and any(r.compares == "measurement_key" for r in rules)}
     if engine == "duckdb":
         # one materialisation of the interface for both passes and the repair (the fit
         # between them changes no relation the rules read but dq_predictions)
-        with materialised(con):
+        with materialised(con, **scope):
             if fitted:
-                _first_pass(con, rules, fit_models)
+                _first_pass(con, rules, fit_models, subjects)
                 for rule in after_models:
                     store_rule(con, rule)
             else:
                 store_rules(con, rules)
             if repair:
-                suggest_stored(con, rules, source=repair_source)
+                suggest_stored(con, rules, sources=subjects)
         return con
     if fitted:
-        with materialised(con):
-            _first_pass(con, rules, fit_models)
+        with materialised(con, **scope):
+            _first_pass(con, rules, fit_models, subjects)
     if engine == "gx":
         from .gx import findings_in_subprocess
 
@@ -89,16 +97,20 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
             raise RuleError("Spark reads the warehouse's Parquet lake: no folder was given for it")
         write_lake(con, lake)
         store_spark_findings(con, rules, lake, spark_master)
+    if subjects is not None:
+        run(con, f"DELETE FROM {FOUND} WHERE source IS NULL OR source NOT IN (SELECT UNNEST(?::VARCHAR[]))",
+            [sorted(set(subjects))])
     if repair:
-        with materialised(con):
-            suggest_stored(con, rules, source=repair_source)
+        with materialised(con, **scope):
+            suggest_stored(con, rules, sources=subjects)
     return con
 
 
 def _first_pass(con: duckdb.DuckDBPyConnection, rules: list[Rule],
-                fit_models: Callable[[duckdb.DuckDBPyConnection], object]) -> None:
+                fit_models: Callable[[duckdb.DuckDBPyConnection, list[str] | None], object],
+                subjects: list[str] | None) -> None:
     """The rules that do not read the models' predictions, their findings written to
     dq_findings (the fit leaves the points they flag out), then the fit."""
     store_rules(con, [r for r in rules if not r.reads_models])
-    write_findings(con, rules)
-    fit_models(con)
+    write_findings(con, rules, sources=subjects)
+    fit_models(con, subjects)

@@ -160,21 +160,24 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
 
 
 # Targets repaired together: their candidate worlds are built and checked at once. A batch
-# bounds the memory the repair needs (about 150 worlds per flagged number) however many typos
-# a submission holds; each finding's suggestion depends only on its own rows' worlds, so the
-# batches give what one pass would.
+# bounds the memory the repair needs (about 150 worlds per flagged number, each as many rows
+# as the flagged row's test has) however many typos a submission holds: at most REPAIR_BATCH
+# targets, and about WORLD_ROWS rows of worlds. Each finding's suggestion depends only on its
+# own rows' worlds, so the batches give what one pass would.
 REPAIR_BATCH = 300
+WORLD_ROWS = 1_000_000
+WORLDS_PER_TARGET = 150
 
 
 def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: str = "dq_input",
-                   table: str = FOUND, source: str | None = None) -> int:
+                   table: str = FOUND, sources: list[str] | None = None) -> int:
     """Fill ``suggested_value`` of the stored findings of dq_input rules where a single slip
     explains them; a finding whose correction is on another cell is re-pointed at that cell.
-    ``source``: repair only the findings on that source's rows (or related to one of them): a
-    check needs no more, the other sources' findings were repaired when they were filed. The
-    others still count as evidence, and each finding's suggestion depends only on its own
-    rows' worlds, so the findings repaired get the suggestions a repair of all would give.
-    Returns how many findings got a suggestion."""
+    ``sources``: repair only the findings on those sources' rows (or related to one of them):
+    a check or an add needs no more, the other sources' findings were repaired when they were
+    filed. The others still count as evidence, and each finding's suggestion depends only on
+    its own rows' worlds, so the findings repaired get the suggestions a repair of all would
+    give. Returns how many findings got a suggestion."""
     input_rules = [r for r in rules if r.relation == "dq_input"]
     tight = sorted(r.name for r in input_rules if r.repair == "tight")
     band = sorted(r.name for r in input_rules if r.repair == "band")
@@ -182,42 +185,78 @@ def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: 
         if not _targets(con, table, relation, tight, band):
             return 0
         where, params = "evidenced", []
-        if source is not None:
-            own = f"(SELECT row_id FROM {relation} WHERE world = 0 AND source = ?)"
+        if sources is not None:
+            own = f"(SELECT row_id FROM {relation} WHERE world = 0 AND source IN (SELECT UNNEST(?::VARCHAR[])))"
             where += f" AND (row_id IN {own} OR related_row_id IN {own})"
-            params = [source, source]
+            params = [sorted(set(sources))] * 2
         # by row, so that the findings on one row (and their worlds) share a batch
         targets = [{k: v for k, v in f.items() if k != "evidenced"} for f in stored_findings(
             con, where, params, table=REPAIR_TARGETS, order="row_id, found_id")]
-        _scope(con, relation, targets)
+        weights = _scope(con, relation, targets)
         repaired = 0
         columns: dict[tuple, dict[int, int]] = {}  # the decimals each column prints, counted once
-        for start in range(0, len(targets), REPAIR_BATCH):
-            batch = _repaired(con, targets[start:start + REPAIR_BATCH], input_rules, relation, set(band),
-                              columns)
+        for batch in _batches(targets, weights):
+            batch = _repaired(con, batch, input_rules, relation, set(band), columns)
             _write_back(con, table, batch)
             repaired += len(batch)
         return repaired
     finally:
         run(con, f"DROP TABLE IF EXISTS {REPAIR_TARGETS}")
         run(con, f"DROP TABLE IF EXISTS {REPAIR_SCOPE}")
+        run(con, f"DROP TABLE IF EXISTS {REPAIR_GROUPS}")
 
 
 # The rows every batch's worlds are made of (`_scope`).
 REPAIR_SCOPE = "repair_scope"
 
 
-def _scope(con, relation: str, targets: list[dict]) -> None:
-    """REPAIR_SCOPE: the rows of the scenarios of all the targets' rows, picked out of the
-    relation in one pass, so that each batch builds its worlds from them rather than from the
-    whole relation (on ten million rows, a pass a batch took most of the repair's time)."""
-    rows = sorted({r for f in targets for r in (f["row_id"], f.get("related_row_id")) if r is not None})
+# The rows a candidate world is made of, for each target row (`_scope`).
+REPAIR_GROUPS = "repair_groups"
+# A row's test, as the rules compare rows: its scenario on its product version and machine.
+GROUP = ("scenario", "product", "product_version", "platform", "server_cores")
+
+
+def _scope(con, relation: str, targets: list[dict]) -> dict[int, int]:
+    """REPAIR_GROUPS: for each row a correction may be tried on, the tests (`GROUP`) its worlds
+    hold - its own, and that of every row a finding links it with (the peer a comparison
+    named); REPAIR_SCOPE: those tests' rows, picked out of the relation in one pass, so that
+    each batch builds its worlds from them rather than from the whole relation (on ten
+    million rows, a pass a batch took most of the repair's time). A world holds the flagged
+    row's test, not every row of its scenario: a lab's file may measure one scenario on a
+    thousand machines. Returns each row's world size (rows of its tests)."""
+    links = sorted({(a, b) for f in targets for a in (f["row_id"], f.get("related_row_id"))
+                    for b in (f["row_id"], f.get("related_row_id")) if a is not None and b is not None})
+    same = " AND ".join(f"d.{c} IS NOT DISTINCT FROM g.{c}" for c in GROUP)
+    run(con, f"""
+        CREATE OR REPLACE TEMP TABLE {REPAIR_GROUPS} AS
+        SELECT DISTINCT l.target_row, {', '.join(f'r.{c}' for c in GROUP)}
+        FROM (SELECT UNNEST(?::BIGINT[]) AS target_row, UNNEST(?::BIGINT[]) AS linked) l
+        JOIN {relation} r ON r.world = 0 AND r.row_id = l.linked""",
+        [[a for a, _b in links], [b for _a, b in links]])
     run(con, f"""
         CREATE OR REPLACE TEMP TABLE {REPAIR_SCOPE} AS
         SELECT d.* FROM {relation} d
-        WHERE d.world = 0 AND d.scenario IN (
-            SELECT t.scenario FROM {relation} t
-            WHERE t.world = 0 AND t.row_id IN (SELECT UNNEST(?::BIGINT[])))""", [rows])
+        WHERE d.world = 0 AND EXISTS (SELECT 1 FROM {REPAIR_GROUPS} g WHERE {same})""")
+    return dict(run(con, f"""
+        SELECT g.target_row, count(*) FROM {REPAIR_GROUPS} g JOIN {REPAIR_SCOPE} d ON {same}
+        GROUP BY g.target_row"""))
+
+
+def _batches(targets: list[dict], weights: dict[int, int]):
+    """The targets (in row order) in batches of at most REPAIR_BATCH whose worlds hold about
+    WORLD_ROWS rows at most (a batch holds one target however big its worlds)."""
+    batch: list[dict] = []
+    rows = 0
+    for target in targets:
+        size = WORLDS_PER_TARGET * sum(weights.get(r, 0) for r in {target["row_id"], target.get("related_row_id")}
+                                       if r is not None)
+        if batch and (len(batch) >= REPAIR_BATCH or rows + size > WORLD_ROWS):
+            yield batch
+            batch, rows = [], 0
+        batch.append(target)
+        rows += size
+    if batch:
+        yield batch
 
 
 def _evidence(con) -> set[tuple]:
@@ -442,7 +481,8 @@ def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
 
 
 def _materialise(con, relation: str, worlds: list[dict]) -> None:
-    """repair_worlds: for each world, the rows of the target row's scenario, one cell replaced."""
+    """repair_worlds: for each world, the rows of the target row's tests (REPAIR_GROUPS), one
+    cell replaced."""
     run(con, "CREATE OR REPLACE TEMP TABLE repair_candidates (world BIGINT, target_row BIGINT, "
              "metric VARCHAR, printed VARCHAR, value DOUBLE, half_ulp DOUBLE)")
     insert_rows(con, "repair_candidates", worlds)
@@ -456,8 +496,8 @@ def _materialise(con, relation: str, worlds: list[dict]) -> None:
         CREATE OR REPLACE TEMP TABLE repair_worlds AS
         SELECT c.world AS world, d.* EXCLUDE (world, {', '.join(replaced)}), {', '.join(swap)}
         FROM repair_candidates c
-        JOIN {relation} t ON t.world = 0 AND t.row_id = c.target_row
-        JOIN {relation} d ON d.world = 0 AND d.scenario = t.scenario""")
+        JOIN {REPAIR_GROUPS} g ON g.target_row = c.target_row
+        JOIN {relation} d ON d.world = 0 AND {" AND ".join(f"d.{c} IS NOT DISTINCT FROM g.{c}" for c in GROUP)}""")
 
 
 def _best(finding: dict, plan: dict, by_world: dict, cells: dict, worlds_of: dict[int, list[int]],

@@ -5,6 +5,7 @@ else about the rule in the header comments:
 
     -- severity: error            (error or warning)
     -- relation: dq_input         (the interface relation it reads, see schema/50_dq.sql)
+    -- compares: source           (what a row is compared with, see COMPARES)
     -- repair: tight              (how it takes part in the typo repair, see REPAIR_CLASSES)
     -- summary: what it checks, in one line (the README's table of rules)
     -- reason: why a row returned by this query is a problem ...
@@ -44,6 +45,14 @@ RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
 # The models stage's predictions (schema/50_dq.sql): a rule that reads them runs after the
 # models are fitted (`perfwh.quality.evaluate`).
 PREDICTIONS = "dq_predictions"
+# What a rule compares a row with: what a check or an add must hand it besides the rows of the
+# sources it files (`evaluate.scoped`), and what the findings of a new source's rows can depend on.
+COMPARES = {
+    "row": "the row alone (its own numbers, its prediction)",
+    "source": "rows of its own source: its tables, its prose, its readings",
+    "measurement_key": "besides its own source's rows, the rows of other sources that measure the "
+                       "same thing (the same measurement_key)",
+}
 # How a rule's findings take part in the typo repair (`perfwh.quality.repair`):
 REPAIR_CLASSES = {
     "tight": "an equation or an equality with another printed number: a single correction that "
@@ -62,8 +71,8 @@ FINDING_COLUMNS = ("world", "row_id", "fact_id", "source", "source_line", "table
 # A rule may also return suggested_value: the number the cell should print when the rule
 # itself knows it (a resubmitted row against the filed one); the typo repair leaves it.
 SUGGESTION = "suggested_value"
-_HEADER = re.compile(r"^--\s*(?P<key>severity|relation|repair|summary|reason):\s*(?P<value>.*)$")
-HEADER_KEYS = ("severity", "relation", "repair", "summary", "reason")
+_HEADER = re.compile(r"^--\s*(?P<key>severity|relation|compares|repair|summary|reason):\s*(?P<value>.*)$")
+HEADER_KEYS = ("severity", "relation", "compares", "repair", "summary", "reason")
 
 
 class RuleError(ValueError):
@@ -75,6 +84,7 @@ class Rule:
     name: str
     severity: str
     relation: str
+    compares: str
     repair: str
     summary: str
     reason: str
@@ -115,13 +125,15 @@ def parse_rule(path: Path) -> Rule:
         raise RuleError(f"{path}: severity {header['severity']!r}, expected one of {SEVERITIES}")
     if header["relation"] not in RELATIONS:
         raise RuleError(f"{path}: relation {header['relation']!r}, expected one of {RELATIONS}")
+    if header["compares"] not in COMPARES:
+        raise RuleError(f"{path}: compares {header['compares']!r}, expected one of {tuple(COMPARES)}")
     if header["repair"] not in REPAIR_CLASSES:
         raise RuleError(f"{path}: repair {header['repair']!r}, expected one of {tuple(REPAIR_CLASSES)}")
     sql = "\n".join(lines[body_start:]).strip().rstrip(";")
     if "{batch}" not in sql:
         raise RuleError(f"{path}: the query never reads {{batch}}")
-    return Rule(Path(path).stem, header["severity"], header["relation"], header["repair"],
-                header["summary"], header["reason"], sql, Path(path))
+    return Rule(Path(path).stem, header["severity"], header["relation"], header["compares"],
+                header["repair"], header["summary"], header["reason"], sql, Path(path))
 
 
 def load_rules(rules_dir: Path = RULES_DIR) -> list[Rule]:
@@ -227,20 +239,61 @@ def stored_findings(con: duckdb.DuckDBPyConnection, where: str = "TRUE", params:
             yield dict(zip(columns, values))
 
 
+# The temporary table of the sources whose rows are the subjects of a scoped run.
+SUBJECTS = "dq_subject_sources"
+
+
 @contextlib.contextmanager
-def materialised(con: duckdb.DuckDBPyConnection, relations: tuple[str, ...] = MATERIALISED):
+def materialised(con: duckdb.DuckDBPyConnection, relations: tuple[str, ...] = MATERIALISED,
+                 subjects: list[str] | None = None, context: bool = False):
     """For the block, each interface view in ``relations`` computed once into a temporary table
     of the same name, which DuckDB resolves before the view (temporary objects come first in its
     search path): every rule file and the typo repair read it unchanged, and DuckDB can spill
-    it. The tables are dropped afterwards, so what is committed holds only the views."""
+    it. The tables are dropped afterwards, so what is committed holds only the views.
+
+    ``subjects``: the interface holds the rows of those sources only, the rules' subjects (a
+    check or an add: the other sources' findings stay as they were), and with ``context`` also
+    the rows of other sources that measure what a subject row measures (the same
+    measurement_key, not subjects) - what a rule that ``compares: measurement_key`` needs."""
     catalog = run(con, "SELECT current_database()")[0][0]
+    scoped = [] if subjects is None else [r for r in RELATIONS if r not in relations]
     try:
+        if subjects is not None:
+            run(con, f"CREATE OR REPLACE TEMP TABLE {SUBJECTS} AS SELECT UNNEST(?::VARCHAR[]) AS source",
+                [sorted(set(subjects))])
         for name in relations:
-            _compute_once(con, f'CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM "{catalog}".main.{name}')
+            own = f'SELECT * FROM "{catalog}".main.{name}'
+            if subjects is not None:
+                own += f" WHERE source IN (SELECT source FROM {SUBJECTS})"
+            _compute_once(con, f"CREATE OR REPLACE TEMP TABLE {name} AS {own}")
+            if subjects is not None and context and name == "dq_input":
+                _add_context(con, catalog)
+        for name in scoped:
+            run(con, f'CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM "{catalog}".main.{name} '
+                     f"WHERE source IN (SELECT source FROM {SUBJECTS})")
         yield
     finally:
         for name in relations:
             run(con, f"DROP TABLE IF EXISTS temp.main.{name}")
+        for name in scoped:
+            run(con, f"DROP VIEW IF EXISTS temp.main.{name}")
+        run(con, f"DROP TABLE IF EXISTS temp.main.{SUBJECTS}")
+
+
+def _add_context(con: duckdb.DuckDBPyConnection, catalog: str) -> None:
+    """The rows of other sources with a subject row's measurement_key, as context (not
+    subjects), appended to the temporary dq_input. Looked for among the rows of the subjects'
+    scenarios only (the key holds the scenario), which DuckDB picks out before it regroups the
+    numbers into rows."""
+    same = "regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g')"  # as measurement_key spells it
+    scenarios = [s for (s,) in run(con, f"SELECT DISTINCT {same} FROM temp.main.dq_input "
+                                        "WHERE scenario IS NOT NULL ORDER BY 1")]
+    run(con, f"""
+        INSERT INTO temp.main.dq_input
+        SELECT * REPLACE (FALSE AS subject) FROM "{catalog}".main.dq_input
+        WHERE {same} IN (SELECT UNNEST(?::VARCHAR[]))
+          AND source NOT IN (SELECT source FROM {SUBJECTS})
+          AND measurement_key IN (SELECT measurement_key FROM temp.main.dq_input)""", [scenarios])
 
 
 def _compute_once(con: duckdb.DuckDBPyConnection, statement: str) -> None:
@@ -310,7 +363,7 @@ def sort_findings(findings: list[dict]) -> list[dict]:
 
 DQ_FINDINGS_DDL = """
 CREATE OR REPLACE TABLE dq_findings (
-    finding_id      INTEGER PRIMARY KEY,
+    finding_id      BIGINT PRIMARY KEY,
     rule            VARCHAR NOT NULL,
     severity        VARCHAR NOT NULL,
     source          VARCHAR,
@@ -320,46 +373,67 @@ CREATE OR REPLACE TABLE dq_findings (
     printed_value   VARCHAR,
     message         VARCHAR NOT NULL,
     suggested_value VARCHAR,
-    fact_id         INTEGER,
-    row_id          INTEGER,
+    fact_id         BIGINT,
+    row_id          BIGINT,
     finding_key     VARCHAR NOT NULL,
     waiver          VARCHAR
-);
+)
+"""
+DQ_RULES_DDL = """
 CREATE OR REPLACE TABLE dq_rules (
     rule            VARCHAR PRIMARY KEY,
     severity        VARCHAR NOT NULL,
     relation        VARCHAR NOT NULL,
+    compares        VARCHAR NOT NULL,
     repair          VARCHAR NOT NULL,
     summary         VARCHAR NOT NULL,
     reason          VARCHAR NOT NULL,
     file            VARCHAR NOT NULL,
     findings        INTEGER NOT NULL
-);
+)
 """
+# A finding's id, from what it says alone (the FINDING_ORDER columns, and its place among
+# findings that say exactly the same): the same finding has the same id after a build from
+# scratch and after any sequence of adds (schema/10_stg.sql's stable_id).
+FINDING_ID_OF = (f"stable_id(json_array({FINDING_ORDER}, "
+                 f"row_number() OVER (PARTITION BY {FINDING_ORDER})))")
 
 
-def write_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str = FOUND) -> int:
-    """Replace dq_findings and dq_rules from the stored findings of world 0; ids follow
-    FINDING_ORDER (deterministic). A finding accepted when its source was filed (raw_waivers)
-    carries the reason as its waiver. Runs inside DuckDB, however many findings there are."""
-    run(con, DQ_FINDINGS_DDL)
+def write_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str = FOUND,
+                   sources: list[str] | None = None) -> int:
+    """Write the stored findings of world 0 into dq_findings - all of them, replacing the
+    table (``sources`` None), or those of ``sources``, replacing theirs (an add: the findings
+    of the sources it leaves untouched stay as they are) - and dq_rules' counts. A finding
+    accepted when its source was filed (raw_waivers) carries the reason as its waiver. Runs
+    inside DuckDB, however many findings there are."""
+    exists = bool(run(con, "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
+                           "AND schema_name = 'main' AND table_name = 'dq_findings'"))
+    where = "world = 0"
+    params: list = []
+    if sources is None or not exists:
+        run(con, DQ_FINDINGS_DDL)
+    else:
+        run(con, "DELETE FROM dq_findings WHERE source IN (SELECT UNNEST(?::VARCHAR[]))", [sources])
+        where += " AND source IN (SELECT UNNEST(?::VARCHAR[]))"
+        params = [sources]
     run(con, f"""
         INSERT INTO dq_findings
         WITH ordered AS (
-            SELECT f.*, CAST(row_number() OVER (ORDER BY {FINDING_ORDER}) AS INTEGER) AS finding_id,
-                   {FINDING_ID_SQL} AS finding_key
-            FROM {table} f WHERE world = 0)
+            SELECT f.*, {FINDING_ID_OF} AS finding_id, {FINDING_ID_SQL} AS finding_key,
+                   row_number() OVER (ORDER BY {FINDING_ORDER}) AS ordinal
+            FROM {table} f WHERE {where})
         SELECT o.finding_id, o.rule, o.severity, o.source, o.source_line, o.table_title, o.metric,
                o.printed_value, o.message, o.suggested_value, o.fact_id, o.row_id, o.finding_key,
                w.reason
         FROM ordered o
         LEFT JOIN raw_waivers w ON w.source = o.source AND w.finding_key = o.finding_key
-        ORDER BY o.finding_id""")
+        ORDER BY o.ordinal""", params)
+    run(con, DQ_RULES_DDL)
     counts = dict(run(con, "SELECT rule, count(*) FROM dq_findings GROUP BY rule"))
     for rule in rules:
-        run(con, "INSERT INTO dq_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [rule.name, rule.severity, rule.relation, rule.repair, rule.summary, rule.reason,
-             f"rules/{rule.path.name}", counts.get(rule.name, 0)])
+        run(con, "INSERT INTO dq_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [rule.name, rule.severity, rule.relation, rule.compares, rule.repair, rule.summary,
+             rule.reason, f"rules/{rule.path.name}", counts.get(rule.name, 0)])
     return run(con, "SELECT count(*) FROM dq_findings")[0][0]
 
 

@@ -12,20 +12,21 @@ cleans up after it (`perfwh.core.commit`). The notebooks and the site are not re
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
-from perfwh.quality.rules import finding_id, load_rules, write_findings
+from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
-from perfwh.warehouse.db import insert_rows, remove_spill, spill_directory
-from perfwh.warehouse.load import waiver_rows
-from perfwh.warehouse.sources import (ReportSource, SourceError, load_manifest, with_entry,
+from perfwh.warehouse.db import remove_spill, spill_directory
+from perfwh.warehouse.load import record_manifest
+from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
                                       with_retired)
 
-from .check import CheckResult, SubmissionError, check, format_line
-from .models import fit_warehouse
+from .check import CheckResult, GivenFacts, SubmissionError, check, format_line
+from .models import file_findings
 from .writing import stage_exports, writing
 
 SUBMISSIONS = "submissions"
@@ -66,7 +67,7 @@ def _refuse_name(path: Path) -> None:
 
 def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
         today: dt.date | None = None, revision_of: str | None = None,
-        wait: bool = True) -> AddResult:
+        wait: bool = True, given: GivenFacts | None = None) -> AddResult:
     path, warehouse, sources_file = Path(path), Path(warehouse), Path(sources_file)
     _refuse_name(path)
     today = today or dt.date.today()
@@ -78,7 +79,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         try:
             result, con = check(path, warehouse=warehouse, sources_file=sources_file, rules=rules,
                                 scratch=scratch, today=today, keep=True, revision_of=revision_of,
-                                filing=True)
+                                fit_limit=None, waivers=waivers, given=given)
         except SubmissionError as err:
             raise AddError(f"cannot file the submission: {err}", status=err.status) from None
         try:
@@ -94,12 +95,10 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
                 load_manifest(staged_manifest)  # the new manifest must read back
             except SourceError as err:  # changed under the check, or will not take the entry
                 raise AddError(f"cannot file the submission: {err}", status=2) from None
-            insert_rows(con, "raw_waivers", waiver_rows(ReportSource(
-                path.name, result.family, result.source.sha256, entry)))
-            write_findings(con, rules)
-            fit_warehouse(con)
+            record_manifest(con, hashlib.sha256(new_text.encode("utf-8")).hexdigest())
+            file_findings(con, rules, result.subjects)
             document(con)
-            stage_exports(transaction, warehouse).write(con)
+            stage_exports(transaction, warehouse).write(con, changed=result.changed)
         finally:
             con.close()
             remove_spill(spill_directory(scratch))

@@ -1,6 +1,6 @@
 """`perfwh build`: raw reports -> warehouse, atomically and deterministically.
 
-The new warehouse, its Parquet exports (the flat files and the lake) and the Great
+The new warehouse, its Parquet lake and the Great
 Expectations output are staged next to the old ones and committed together
 (`perfwh.core.commit`) only when every step has passed, under the writer lock: a failed or
 killed build leaves the previous warehouse as it was, and the next writer cleans up after it.
@@ -22,15 +22,15 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE, WAREHOUSE
 from perfwh.core.progress import Progress
 from perfwh.quality.evaluate import ENGINES, evaluate
-from perfwh.quality.rules import RuleError, load_rules, write_findings
+from perfwh.quality.rules import RuleError, load_rules
 from perfwh.warehouse.db import BUILD_MEMORY_LIMIT, connect_bounded, remove_spill, run
 from perfwh.warehouse.inputs import read_manifest
 from perfwh.warehouse.lake import LakeError
-from perfwh.warehouse.load import WarehouseError, create_warehouse
+from perfwh.warehouse.load import WarehouseError, create_warehouse, record_manifest
 from perfwh.warehouse.schema import DictionaryError, document
-from perfwh.warehouse.sources import SourceError, load_manifest
+from perfwh.warehouse.sources import SourceError, load_manifest, sha256_of
 
-from .models import fit_warehouse
+from .models import file_findings, fit_warehouse
 from .writing import BuildError, Exports, atomic_update, stage_exports, writing
 
 
@@ -60,7 +60,7 @@ def _findings(con: duckdb.DuckDBPyConnection, engine: str, db_path: Path, transa
                 tempfile.TemporaryDirectory(prefix="perfwh-lake-"))) / "lake"
         con = evaluate(con, engine, rule_files, db_path=db_path, gx_dir=gx_dir, lake=lake,
                        spark_master=spark_master, fit_models=fit_warehouse)
-    return con, write_findings(con, rule_files)
+    return con, file_findings(con, rule_files)
 
 
 def refresh_findings(warehouse: Path = WAREHOUSE, rules: str = "gx", parquet: bool = True,
@@ -101,11 +101,12 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
                 raise BuildError(str(err)) from err
             summary.timings["parse"] = time.perf_counter() - started
             tmp = transaction.stage(out)
-            exports = stage_exports(transaction, out) if parquet else None
+            exports = stage_exports(transaction, out, write=parquet)
             con, spill = connect_bounded(tmp, memory_limit)
             try:
                 started = time.perf_counter()
                 create_warehouse(con, inputs)
+                record_manifest(con, sha256_of(Path(sources_file)))
                 summary.timings["load"] = time.perf_counter() - started
                 if bar:
                     bar.step("loaded the star schema")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,18 +32,19 @@ import duckdb
 
 from ingest import families, submission
 from ingest.reader import read_lines
-from ingest.records import ParseError
+from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
-                                 connect_bounded, out_of_memory, remove_spill, require_warehouse, run)
+                                 connect_bounded, insert_rows, out_of_memory, remove_spill,
+                                 require_warehouse, run)
 from perfwh.warehouse.inputs import check_keys
 from perfwh.warehouse.lake import hive_escape
 from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
-                                   create_warehouse)
+                                   add_sources, create_warehouse)
 from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
 
 from .models import TooManySeries, fit_warehouse
@@ -92,6 +94,12 @@ class CheckResult:
     # `own_findings` streams them from the scratch connection)
     findings: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)          # what the reader assumed
+    # the sources whose findings and fits the check (re)made: the submission's, a retired
+    # source's, and those of sources checked again because they measured what it did
+    subjects: list[str] = field(default_factory=list)
+    # and every source whose rows in the scratch differ from the warehouse's: the subjects and
+    # any whose rows a loaded source rewrote (what an add writes of the lake)
+    changed: list[str] = field(default_factory=list)
 
     @property
     def family(self) -> str:
@@ -114,35 +122,40 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
           rules: list[Rule] | None = None, repair: bool = True, scratch: Path | None = None,
           today: dt.date | None = None, keep: bool = False, revision_of: str | None = None,
           memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
-          spark_master: str | None = None, collect: bool = True, filing: bool = False,
-          fit_limit: int | None = CHECK_FIT_LIMIT):
+          spark_master: str | None = None, collect: bool = True,
+          fit_limit: int | None = CHECK_FIT_LIMIT, waivers: dict[str, str] | None = None,
+          given: GivenFacts | None = None):
     """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
 
-    ``revision_of``: a filed source the submission replaces (it is retired in the scratch
-    copy). ``scratch``: the database file to build in (default: one in a temporary folder,
-    removed afterwards). With ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the
-    open scratch connection is returned too, as (result, connection); `checked` does the same
-    with a temporary scratch. ``collect``: fetch the submission's findings into
-    ``result.findings`` (without it, only their counts; `own_findings` streams them).
-    ``engine``: run the rules in DuckDB or on Apache Spark (``spark_master``, default local)
-    over a Parquet lake of the scratch.
+    The scratch database is a copy of the warehouse to which the submission is added as
+    `perfwh add` adds it (`perfwh.warehouse.load.add_sources`: its rows appended, the rows of
+    the dimensional model it makes written by the build's own definitions); the rules run on
+    its rows and on the rows of other sources they compare them with (`evaluate`'s subjects),
+    the models are fitted for its series between the rules' two passes (a series is fitted
+    with its own source's series alone), and its findings are repaired. What the other
+    sources hold is left as it was. ``waivers`` ({finding id: reason}, what `perfwh add
+    --waive` gives) are recorded before the rules run, as a build reads them from sources.yml.
+    ``given``: product and platform facts of a report (`--product`, `--platform`), over those
+    a filed edition of its family lends or the report prints.
 
-    The models are fitted in the scratch copy with the submission's rows, between the rules'
-    two passes, so that the model residual rule holds each submitted cost to its series'
-    prediction. A series pools its residual variance with its own source's series only, so a
-    check fits the submission's series alone, and repairs the findings on its rows alone (the
-    filed sources' findings were repaired when they were filed). With ``filing`` (`perfwh
-    add`: the scratch becomes the warehouse) every series is fitted and every finding
-    repaired, as the build does, for the tables it files. Fitting takes about 20 ms a series,
-    so a check fits at most ``fit_limit`` series (None: any number); past it, the model
-    residual rule finds nothing on the submission, and a note says so."""
+    ``revision_of``: a filed source the submission replaces (it is retired in the scratch
+    copy; the sources whose rows measure what it measured are checked again). ``scratch``: the
+    database file to build in (default: one in a temporary folder, removed afterwards). With
+    ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the open scratch connection is
+    returned too, as (result, connection); `checked` does the same with a temporary scratch.
+    ``collect``: fetch the submission's findings into ``result.findings`` (without it, only
+    their counts; `own_findings` streams them). ``engine``: run the rules in DuckDB or on
+    Apache Spark (``spark_master``, default local) over a Parquet lake of the scratch.
+    Fitting takes about 20 ms a series, so a check fits at most ``fit_limit`` series (None: any
+    number, as `perfwh add` does); past it, the model residual rule finds nothing on the
+    submission, and a note says so."""
     if scratch is None:
         if keep:
             raise ValueError("check(keep=True) needs the caller's scratch file; use checked()")
         with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
-                         today, False, revision_of, memory_limit, engine, spark_master, collect, filing,
-                         fit_limit)
+                         today, False, revision_of, memory_limit, engine, spark_master, collect,
+                         fit_limit, waivers, given)
     path = Path(path)
     _require_file(path)
     _require_manifest(Path(sources_file))
@@ -150,28 +163,37 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         _require_warehouse(Path(warehouse))
     rules = rules if rules is not None else load_rules()
     today = today or dt.date.today()
-    read = submitted_input(path, sources_file, warehouse, today, revision_of)
+    read = submitted_input(path, sources_file, warehouse, today, revision_of, given)
     retiring = [(revision_of, read.source.file, today.isoformat())] if revision_of else []
+    if warehouse is not None:
+        shutil.copyfile(warehouse, scratch)  # the submission is added to a copy
     try:
         con, spill = connect_bounded(Path(scratch), memory_limit)
     except duckdb.Error as err:
         raise CannotCheck(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
     try:
         try:
-            create_warehouse(con, [read], raw_from=Path(warehouse) if warehouse else None,
-                             retiring=retiring)
+            if warehouse is None:
+                create_warehouse(con, [read])
+                subjects = changed = [read.source.file]
+            else:
+                rechecked = measuring_alike(con, revision_of) if revision_of else []
+                loaded, changed = add_sources(con, [read], retiring)
+                subjects = sorted(set(loaded + rechecked))
+                changed = sorted(set(changed + rechecked))
         except ParseError as err:
             raise SubmissionError(str(err if err.source else err.located(str(path)))) from None
         except WarehouseError as err:
             raise SubmissionError(str(err)) from None
+        insert_rows(con, "raw_waivers", [{"source": read.source.file, "finding_key": key, "reason": reason}
+                                         for key, reason in sorted((waivers or {}).items())])
         if revision_of is None:
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
-        fit = fit_warehouse if filing else \
-            (lambda c: _fit_submission(c, read.source.file, fit_limit, fit_notes))
-        con = _evaluate(con, rules, engine, repair, spark_master, fit,
-                        None if filing else read.source.file)
+        con = _evaluate(con, rules, engine, repair, spark_master,
+                        lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
         result = _result(con, path, read, collect)
+        result.subjects, result.changed = subjects, changed
         result.notes.extend(fit_notes)
     except duckdb.Error as err:
         con.close()
@@ -192,6 +214,15 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     return result
 
 
+def measuring_alike(con: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """The other sources with a row that measures what a row of ``source`` measures (the same
+    measurement_key): when ``source`` is retired, their comparisons with it go."""
+    return [s for (s,) in run(con, """
+        SELECT DISTINCT source FROM dq_input
+        WHERE measurement_key IN (SELECT measurement_key FROM dq_input WHERE source = ?) AND source <> ?
+        ORDER BY 1""", [source, source])]
+
+
 @contextlib.contextmanager
 def checked(path: Path, **options):
     """`check` with its scratch database kept open for the block, to stream the findings from
@@ -205,11 +236,12 @@ def checked(path: Path, **options):
             con.close()
 
 
-def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | None,
+def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], limit: int | None,
                     notes: list[str]) -> None:
-    """Fit the submission's series in the scratch copy, unless there are more than ``limit``."""
+    """Fit the series of ``sources`` (the submission's, and those of the sources checked
+    again) in the scratch copy, unless there are more than ``limit``."""
     try:
-        fit_warehouse(con, [source], max_series=limit)
+        fit_warehouse(con, sources, max_series=limit)
     except TooManySeries as err:
         notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
                      f"--fit-limit {err.limit} (fitting takes about 20 ms a series; raise the limit "
@@ -217,19 +249,20 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, source: str, limit: int | No
 
 
 def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,
-              spark_master: str | None, fit_models, repair_source: str | None
+              spark_master: str | None, fit_models, subjects: list[str]
               ) -> duckdb.DuckDBPyConnection:
-    """The rules (and the typo repair) on the scratch warehouse, the models fitted between
-    their two passes; for Spark, over a lake of it written to a temporary folder."""
+    """The rules (and the typo repair) on the subjects' rows of the scratch warehouse, the
+    models fitted between their two passes; for Spark, over a lake of it written to a
+    temporary folder."""
     try:
         if engine != "spark":
             return evaluate(con, engine, rules, repair=repair, fit_models=fit_models,
-                            repair_source=repair_source)
+                            subjects=subjects)
         with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
-                            repair=repair, fit_models=fit_models, repair_source=repair_source)
+                            repair=repair, fit_models=fit_models, subjects=subjects)
     except RuleError as err:
-        raise CannotCheck(str(err)) from None
+        raise SubmissionError(str(err)) from None
 
 
 def _require_file(path: Path) -> None:
@@ -309,28 +342,30 @@ def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str
 
 
 # A measured number, keyed the way the warehouse keys it (vocabulary applied): two sources
-# whose numbers are the same multiset of these hold the same measurements.
-_FACT_KEY = """concat_ws('|', product, product_version, platform, scenario, message_size_bytes,
-                         persistent, concurrency_kind, concurrency, replicas, tshirt, component,
-                         metric, value)"""
+# whose numbers are the same multiset of these hold the same measurements (schema/40_views.sql).
+_FACT_KEY = ("fact_key(product, product_version, platform, scenario, message_size_bytes, persistent, "
+             "concurrency_kind, concurrency, replicas, tshirt, component, metric, value)")
 
 
 def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """A submission whose numbers are exactly those a filed source prints of the same metrics
     (same keys, same values, however the file is laid out) is a copy of it: refused, naming it.
     Only the submission's metrics are compared: the template cannot carry a report's power
-    readings or latencies, so a copy of a report's rows lacks them."""
+    readings or latencies, so a copy of a report's rows lacks them. The candidates are the
+    sources whose fingerprints (dq_source_fingerprints) over those metrics match; only theirs
+    are compared number by number."""
+    twins = run(con, """
+        WITH mine AS (SELECT metric, numbers, keys_sum FROM dq_source_fingerprints WHERE source = ?),
+             theirs AS (SELECT source, sum(numbers) AS n, sum(keys_sum) AS h
+                        FROM dq_source_fingerprints
+                        WHERE metric IN (SELECT metric FROM mine) AND source <> ?
+                        GROUP BY source)
+        SELECT source FROM theirs
+        WHERE n = (SELECT sum(numbers) FROM mine) AND h = (SELECT sum(keys_sum) FROM mine)
+        ORDER BY source""", [name, name])
     compared = f"""
         SELECT {_FACT_KEY} AS k FROM metric_values
         WHERE source = ? AND metric IN (SELECT metric FROM metric_values WHERE source = ?)"""
-    twins = run(con, f"""
-        WITH mine AS (SELECT DISTINCT metric FROM metric_values WHERE source = ?),
-             keyed AS (SELECT source, {_FACT_KEY} AS k FROM metric_values
-                       WHERE metric IN (SELECT metric FROM mine)),
-             sums AS (SELECT source, count(*) AS n, sum(hash(k)) AS h FROM keyed GROUP BY source)
-        SELECT o.source FROM sums o JOIN sums s ON s.source = ? AND o.source <> s.source
-                                               AND o.n = s.n AND o.h = s.h
-        ORDER BY o.source""", [name, name])
     for (other,) in twins:
         differ = run(con, f"""
             SELECT count(*) FROM (
@@ -339,20 +374,78 @@ def refuse_same_measurements(con: duckdb.DuckDBPyConnection, name: str) -> None:
                 ({compared} EXCEPT ALL {compared}))""",
                      [name, name, other, name, other, name, name, name])[0][0]
         if differ == 0:
-            raise Refused(f"{name}: the same measurements (keys and numbers) as {other}, "
-                          f"which is already filed; to replace {other} by it, pass "
-                          f"--revision-of {other}")
+            raise SubmissionError(f"{name}: the same measurements (keys and numbers) as {other}, "
+                                  f"which is already filed; to replace {other} by it, pass "
+                                  f"--revision-of {other}", status=1)
+
+
+@dataclass(frozen=True)
+class GivenFacts:
+    """Product and platform facts of a report given on the command line (`--product`,
+    `--platform`), by the keys its family's parser gives them (None: the report's only
+    product or platform): what sources.yml records for a filed report."""
+    products: dict = field(default_factory=dict)
+    platforms: dict = field(default_factory=dict)
+
+    @staticmethod
+    def product(short: str, version: str) -> dict:
+        return {"name": short, "short": short, "version": version, "fix_pack": None}
+
+    @staticmethod
+    def platform(label: str, cores: int | None) -> dict:
+        return {"label": label, "os": None, "hardware": None, "cpu_model": None, "cores": cores,
+                "deployment": "as given on the command line", "memory": None}
+
+    def __bool__(self) -> bool:
+        return bool(self.products or self.platforms)
+
+
+FACT_OPTIONS = {"products": "--product KEY=NAME:VERSION", "platforms": "--platform KEY=LABEL[:CORES]"}
+
+
+def given_facts(path: Path, family: str, parsed, borrowed: dict, given: GivenFacts) -> dict:
+    """The products and platforms of a report's entry: those given on the command line, over
+    those borrowed from a filed edition of its family; every key the report's rows name must
+    have them. A fact given without a key is the report's only product (platform)."""
+    used = {"products": sorted({o.product for o in parsed.observations}),
+            "platforms": sorted({o.platform for o in parsed.observations})}
+    out, missing = {}, []
+    for kind, facts in (("products", given.products), ("platforms", given.platforms)):
+        merged = dict(borrowed.get(kind) or {})
+        for key, fact in facts.items():
+            if key is None:
+                if len(used[kind]) != 1:
+                    raise SubmissionError(f"{path}: the report names {len(used[kind])} {kind} "
+                                          f"({', '.join(used[kind])}): give each as {FACT_OPTIONS[kind]}")
+                key = used[kind][0]
+            elif key not in used[kind]:
+                raise SubmissionError(f"{path}: the report names no {kind[:-1]} {key!r} (its {kind}: "
+                                      f"{', '.join(used[kind])})")
+            merged[key] = fact
+        missing += [FACT_OPTIONS[kind].replace("KEY", key) for key in used[kind] if key not in merged]
+        out[kind] = merged
+    if missing:
+        why = (f"naming products or platforms the filed {family} report does not describe"
+               if borrowed.get("products") else
+               f"and sources.yml has no {family} report to borrow its products and platforms from")
+        raise SubmissionError(f"{path}: a {family} report, {why}: give {' '.join(missing)}")
+    return out
 
 
 def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
-                    today: dt.date, revision_of: str | None = None) -> SourceInput:
+                    today: dt.date, revision_of: str | None = None,
+                    given: GivenFacts | None = None) -> SourceInput:
     """The submitted file as the build would read it once filed: a CSV for the submission
-    reader, or a report parsed by its family's parser under a borrowed manifest entry."""
+    reader, or a report parsed by its family's parser under the manifest entry of a filed
+    edition of its family, with the facts ``given`` on the command line over its own."""
     filed = filed_sources(warehouse)
     refuse_unfileable_name(path)
     refuse_filed(path, filed, revision_of)
     order = max((o for o, _h, _r in filed.values()), default=0) + 1
     if submission.looks_like_submission(path):
+        if given:
+            raise SubmissionError(f"{path}: a CSV states its products and platforms in its rows; "
+                                  "--product and --platform are for a report")
         try:
             fmt = submission.sniff(path)
         except ParseError as err:
@@ -366,7 +459,11 @@ def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
         parsed = families.parse(family, lines, str(path))
     except ParseError as err:
         raise SubmissionError(str(err.located(str(path)) if err.source is None else err)) from None
-    entry = revision_entry(path, family, today, sources_file)
+    given = given or GivenFacts()
+    entry = edition_entry(path, family, today, sources_file, parsed)
+    entry.update(given_facts(path, family, parsed, entry, given))
+    if given:
+        entry["origin"] += "; facts given on the command line"
     source = ReportSource(path.name, family, sha256_of(path), entry, order)
     try:
         check_keys(source, parsed)
@@ -385,25 +482,57 @@ def csv_entry(path: Path, today: dt.date) -> dict:
             "origin": "submitted with perfwh add", "retrieved": today.isoformat()}
 
 
-def revision_entry(path: Path, family: str, today: dt.date, sources_file: Path) -> dict:
-    """The sources.yml entry of a revised edition of a known report: the platform and product
-    facts are borrowed from the first filed report of the family."""
+def edition_entry(path: Path, family: str, today: dt.date, sources_file: Path,
+                  parsed: ParsedReport) -> dict:
+    """The sources.yml entry of a report of a known family: a further edition, a revision, or
+    the first report of the family.
+
+    Each product and platform its rows name is taken from the family's filed reports (the
+    latest that records it), else from what the report prints about itself (`ParsedReport.
+    facts`: a new appliance model and its hardware table, a new MQ version); what neither
+    gives must be given on the command line (`given_facts` checks that every key is covered).
+    Title, edition and date are the report's own where its parser reads them, else the first
+    filed report's, marked as a revision (for a family's first report: its file name and
+    today)."""
     try:
         known = [s for s in load_manifest(sources_file) if s.family == family]
     except SourceError as err:
         raise CannotCheck(str(err)) from None
     if not known:
-        raise SubmissionError(f"{path}: a {family} report, but sources.yml has no {family} report "
-                              "whose platform and product facts a revision could borrow")
-    base = known[0].entry
+        base = {"title": f"{family} report {path.name}", "published": today.isoformat(),
+                "document_id": None}
+    else:
+        base = known[0].entry
+    facts = parsed.facts or {}
+    borrowed: dict[str, set] = {}
+
+    def facts_of(kind: str, keys: set[str]) -> dict:
+        out = {}
+        for key in sorted(keys):
+            filed = next((s for s in reversed(known) if key in (s.entry.get(kind) or {})), None)
+            if filed is not None:
+                out[key] = filed.entry[kind][key]
+                borrowed.setdefault(filed.file, set()).add(key)
+            elif key in (facts.get(kind) or {}):
+                out[key] = facts[kind][key]
+        return out
+
+    products = facts_of("products", {o.product for o in parsed.observations})
+    platforms = facts_of("platforms", {o.platform for o in parsed.observations})
+    own = "title" in facts
+    origin = "submitted with perfwh add"
+    if borrowed:
+        origin += "; facts borrowed from " + "; ".join(
+            f"{file} ({', '.join(sorted(keys))})" for file, keys in sorted(borrowed.items()))
     return {"file": path.name, "family": family, "sha256": sha256_of(path),
-            "title": f"{base['title']} (revised edition)",
-            "edition": f"revision submitted {today.isoformat()}",
-            "published": str(base["published"]), "document_id": base.get("document_id"),
-            "origin": f"submitted with perfwh add; platform and product facts borrowed from "
-                      f"{base['file']}",
-            "retrieved": today.isoformat(), "products": base["products"],
-            "platforms": base["platforms"]}
+            "title": facts["title"] if own else (
+                f"{base['title']} (revised edition)" if known else base["title"]),
+            "edition": facts.get("edition") if own else (
+                f"revision submitted {today.isoformat()}" if known else None),
+            "published": str(facts.get("published") or base["published"]),
+            "document_id": facts.get("document_id") if own else base.get("document_id"),
+            "origin": origin, "retrieved": today.isoformat(), "products": products,
+            "platforms": platforms}
 
 
 def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,

@@ -11,7 +11,7 @@ import duckdb
 from models.spec import MIN_SIZES
 from models.tables import (ACCURACY_SQL, PREDICTIONS_VIEW_SQL, count_series, fit_all, has_table,
                            load_series, model_tables)
-from perfwh.warehouse.db import create_table, run
+from perfwh.warehouse.db import create_table, insert_rows, run
 
 from .writing import atomic_update
 
@@ -38,9 +38,11 @@ class TooManySeries(Exception):
 
 def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
                   max_series: int | None = None) -> ModelSummary:
-    """Fit every series of the open warehouse (or of ``sources`` only: what `perfwh check`
-    needs of its scratch copy) and (re)write the model tables in it. With ``max_series``,
-    raise TooManySeries instead when more series than that have enough sizes to be fitted."""
+    """Fit every series of the open warehouse and (re)write the model tables in it - or fit the
+    series of ``sources`` only and replace their rows, keeping the other sources' (what a
+    check or an add needs: a series is fitted with its own source's series alone, so the
+    others' fits do not change). With ``max_series``, raise TooManySeries instead when more
+    series than that have enough sizes to be fitted."""
     findings_table = has_table(con, "dq_findings")
     if max_series is not None:  # counted in SQL: a million points are gigabytes as Python objects
         fittable = count_series(con, sources, MIN_SIZES)
@@ -49,7 +51,11 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
     series = load_series(con, sources)
     result = fit_all(series)
     for name, columns, rows in model_tables(result):
-        create_table(con, name, columns, rows)
+        if sources is None or not has_table(con, name):
+            create_table(con, name, columns, rows)
+        else:
+            run(con, f"DELETE FROM {name} WHERE source IN (SELECT UNNEST(?::VARCHAR[]))", [sorted(set(sources))])
+            insert_rows(con, name, rows)
     run(con, "DROP TABLE IF EXISTS model_accuracy")
     run(con, ACCURACY_SQL)
     run(con, PREDICTIONS_VIEW_SQL)
@@ -68,3 +74,15 @@ def build_models(db: Path, parquet: bool = True) -> ModelSummary:
     export, rename)."""
     with atomic_update(Path(db), parquet=parquet) as staged:
         return fit_warehouse(staged.con)
+
+
+def file_findings(con: duckdb.DuckDBPyConnection, rules, sources: list[str] | None = None) -> int:
+    """Store the findings of ``sources`` (None: all) in dq_findings, and fit their series again
+    with them: the fit between the rules' two passes left out the points the first pass
+    flagged, but it names the findings that the typo repair and the model rules then changed.
+    The one ending of a build's rules and of an add. Returns how many findings there are."""
+    from perfwh.quality.rules import write_findings
+
+    count = write_findings(con, rules, sources=sources)
+    fit_warehouse(con, sources)
+    return count

@@ -16,11 +16,10 @@ from perfwh.core.lock import LockBusy, writer_lock
 from perfwh.core.paths import WAREHOUSE
 from perfwh.warehouse.db import connect_bounded, remove_spill
 from perfwh.warehouse.lake import write_lake
-from perfwh.warehouse.parquet import export_parquet
 from perfwh.warehouse.schema import document
 
-# Beside the warehouse: one Parquet file per relation, and the partitioned lake.
-PARQUET_DIR, LAKE_DIR = "parquet", "lake"
+# Beside the warehouse: its relations as a partitioned Parquet lake.
+LAKE_DIR = "lake"
 
 
 class BuildError(RuntimeError):
@@ -56,19 +55,28 @@ def finish_abandoned(warehouse: Path) -> bool:
 
 @dataclass(frozen=True)
 class Exports:
-    """The Parquet exports of a warehouse, staged in its writer's transaction: they are
-    committed together with the warehouse file, or not at all."""
-    parquet: Path
+    """The Parquet lake of a warehouse, staged in its writer's transaction: committed together
+    with the warehouse file, or not at all. ``committed`` is the lake as it stands, whose
+    partitions of unchanged sources an add keeps."""
     lake: Path
+    committed: Path
 
-    def write(self, con: duckdb.DuckDBPyConnection) -> None:
-        export_parquet(con, self.parquet)
-        write_lake(con, self.lake)
+    def write(self, con: duckdb.DuckDBPyConnection, changed: list[str] | None = None) -> None:
+        """Write the lake: whole, or (``changed``: the sources an add filed, retired or
+        rewrote) only their partitions beside the committed lake's others."""
+        write_lake(con, self.lake, previous=self.committed, changed=changed)
 
 
-def stage_exports(transaction: Transaction, warehouse: Path) -> Exports:
+def stage_exports(transaction: Transaction, warehouse: Path, write: bool = True) -> Exports | None:
+    """The lake staged for writing; without ``write`` (a writer told to skip it), an empty
+    folder staged in its place: a lake left as it was would no longer match the warehouse it
+    is committed with, and an add would keep its partitions."""
     folder = Path(warehouse).parent
-    return Exports(transaction.stage(folder / PARQUET_DIR), transaction.stage(folder / LAKE_DIR))
+    staged = transaction.stage(folder / LAKE_DIR)
+    if not write:
+        staged.mkdir(parents=True)
+        return None
+    return Exports(staged, folder / LAKE_DIR)
 
 
 @dataclass
@@ -86,7 +94,7 @@ class Staged:
 def atomic_update(warehouse: Path = WAREHOUSE, parquet: bool = True, command: str = "models",
                   wait: bool = True):
     """Open a copy of the warehouse for a later stage (findings, models) and yield it as
-    `Staged`; commit it over the original, documented and with the refreshed Parquet exports,
+    `Staged`; commit it over the original, documented and with the refreshed Parquet lake,
     only if the block succeeds. DuckDB works within its memory limit, spilling beside the copy."""
     warehouse = Path(warehouse)
     if not warehouse.is_file():
@@ -95,7 +103,7 @@ def atomic_update(warehouse: Path = WAREHOUSE, parquet: bool = True, command: st
         path = transaction.stage(warehouse)
         shutil.copyfile(warehouse, path)
         con, spill = connect_bounded(path)
-        staged = Staged(path, con, transaction, stage_exports(transaction, warehouse) if parquet else None)
+        staged = Staged(path, con, transaction, stage_exports(transaction, warehouse, write=parquet))
         try:
             yield staged
             document(staged.con)

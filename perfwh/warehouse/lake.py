@@ -36,11 +36,12 @@ from pathlib import Path
 import duckdb
 
 from .db import run, single_threaded, sql_literal
-from .parquet import exported_relations
 
 MANIFEST = "manifest.json"
 PARTITIONS = ("family", "source")
 FORMAT = "perfwh lake 1"
+# Views written besides the tables: they are the analyst contract.
+EXPORT_VIEWS = ("metric_values", "measurements")
 # Characters Hive (and Spark, `ExternalCatalogUtils.escapePathName`) escape in a partition
 # value; everything else, UTF-8 included, stays as it is.
 _HIVE_ESCAPED = set('"#%\'*/:=?\\{[]^\x7f') | {chr(c) for c in range(1, 32)}
@@ -55,15 +56,31 @@ def hive_escape(value: str) -> str:
     return "".join(f"%{ord(c):02X}" if c in _HIVE_ESCAPED else c for c in value)
 
 
-def write_lake(con: duckdb.DuckDBPyConnection, directory: Path) -> dict:
+def exported_relations(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every table of the warehouse, then the contract views: what the lake holds."""
+    return [r[0] for r in run(
+        con, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND NOT internal AND NOT temporary ORDER BY table_name")] + list(EXPORT_VIEWS)
+
+
+def write_lake(con: duckdb.DuckDBPyConnection, directory: Path, previous: Path | None = None,
+               changed: list[str] | None = None) -> dict:
     """Write every exported relation of the warehouse open in ``con`` into ``directory`` (a new
-    or staged folder; what was there is replaced) and its manifest. Returns the manifest."""
+    or staged folder; what was there is replaced) and its manifest. Returns the manifest.
+
+    With ``previous`` (the lake as committed) and ``changed`` (the sources whose rows changed:
+    what an add filed, retired or rewrote), only their partitions are written: the files of
+    every other partition are the previous lake's, hard-linked (the same bytes, at no cost),
+    and the relations not partitioned by source, which are small, are written whole. A relation
+    whose columns changed, or that was empty or is empty now, is written whole too."""
     directory = Path(directory)
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
+    before = _previous_relations(previous) if changed is not None else {}
     with single_threaded(con):  # rows land in each file in sorted order
-        relations = {name: _write_relation(con, name, directory / name)
+        relations = {name: _write_relation(con, name, directory / name, before.get(name),
+                                           previous, changed)
                      for name in exported_relations(con)}
     manifest = {"format": FORMAT, "partitioning": list(PARTITIONS),
                 "partition_values": "text, Hive-style folder names (family=F/source=S), "
@@ -72,6 +89,13 @@ def write_lake(con: duckdb.DuckDBPyConnection, directory: Path) -> dict:
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True,
                                                  ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
+
+
+def _previous_relations(previous: Path | None) -> dict:
+    try:
+        return read_manifest(previous)["relations"] if previous is not None else {}
+    except (LakeError, OSError, ValueError):  # no usable lake there: everything is written
+        return {}
 
 
 def _columns(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[str, str]]:
@@ -95,10 +119,12 @@ def _partitioned_rows(name: str, columns: list[str]) -> str | None:
     return None
 
 
-def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path) -> dict:
+def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, before: dict | None,
+                    previous: Path | None, changed: list[str] | None) -> dict:
     columns = _columns(con, name)
     own = [c for c, _t in columns if c not in PARTITIONS]
     rows = _partitioned_rows(name, [c for c, _t in columns])
+    count = run(con, f"SELECT count(*) FROM {name}")[0][0]
     folder.mkdir(parents=True)
     if rows is None:
         target = sql_literal(str(folder / "data_0.parquet"))
@@ -111,17 +137,64 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path) -> 
         # The partition columns come last and are not stored in the files (Hive style): a
         # relation with its own family or source column gets them back from the folder names.
         select = ", ".join(own) + ", __family AS family, __source AS source"
-        if run(con, f"SELECT count(*) FROM {name}")[0][0]:
-            run(con, f"COPY (SELECT {select} FROM ({rows}) ORDER BY ALL) TO "
-                     f"{sql_literal(str(folder))} (FORMAT parquet, PARTITION_BY (family, source))")
-            _hive_names(folder)
+        kept = _kept_partitions(before, columns, count, changed)
+        if count and kept is not None:
+            _link_partitions(previous / name, folder, kept)
+            _write_partitions(con, folder, f"SELECT {select} FROM ({rows}) "
+                                           "WHERE __source IN (SELECT UNNEST(?::VARCHAR[]))", [changed])
+        elif count:
+            _write_partitions(con, folder, f"SELECT {select} FROM ({rows})", [])
         else:  # no partition to hold it: one empty file with every column, partitions included
             target = sql_literal(str(folder / "data_0.parquet"))
             run(con, f"COPY (SELECT {select} FROM ({rows})) TO {target} (FORMAT parquet)")
     return {"columns": [{"name": c, "type": t} for c, t in columns],
             "partitioned": rows is not None,
-            "rows": run(con, f"SELECT count(*) FROM {name}")[0][0],
-            "files": _files(con, folder)}
+            "rows": count,
+            "files": _files(con, folder, before)}
+
+
+def _kept_partitions(before: dict | None, columns: list[tuple[str, str]], count: int,
+                     changed: list[str] | None) -> list[dict] | None:
+    """The previous lake's files of a partitioned relation to keep (those of sources that did
+    not change), or None when the relation must be written whole."""
+    if changed is None or before is None or not count:
+        return None
+    if before["columns"] != [{"name": c, "type": t} for c, t in columns] or not before["rows"]:
+        return None
+    if not all("source" in f for f in before["files"]):
+        return None
+    gone = set(changed)
+    return [f for f in before["files"] if f["source"] not in gone]
+
+
+def _link_partitions(old: Path, folder: Path, files: list[dict]) -> None:
+    """The kept files, hard-linked from the previous lake into the new one (copied where the
+    file system cannot link)."""
+    lake_old, lake_new = old.parent, folder.parent
+    for f in files:
+        source, target = lake_old / f["path"], lake_new / f["path"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
+
+
+def _write_partitions(con: duckdb.DuckDBPyConnection, folder: Path, query: str, params: list) -> None:
+    """The rows of ``query`` (partition columns last) as Hive partitions under ``folder``,
+    sorted: written beside it, then moved in (the folder may hold kept partitions already)."""
+    if not run(con, f"SELECT count(*) FROM ({query})", params or None)[0][0]:
+        return
+    fresh = folder.with_name(folder.name + ".written")
+    run(con, f"COPY ({query} ORDER BY ALL) TO {sql_literal(str(fresh))} "
+             "(FORMAT parquet, PARTITION_BY (family, source))", params or None)
+    _hive_names(fresh)
+    for family in sorted(fresh.iterdir()):
+        for source in sorted(family.iterdir()):
+            target = folder / family.name / source.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(source, target)
+    shutil.rmtree(fresh)
 
 
 def _hive_names(folder: Path) -> None:
@@ -138,18 +211,26 @@ def _hive_names(folder: Path) -> None:
                 os.rename(path, wanted)
 
 
-def _files(con: duckdb.DuckDBPyConnection, folder: Path) -> list[dict]:
+def _files(con: duckdb.DuckDBPyConnection, folder: Path, before: dict | None = None) -> list[dict]:
+    """The manifest's entries of the relation's files; a file kept from the previous lake (the
+    same inode) keeps its entry there instead of being read and hashed again."""
     lake = folder.parent
+    known = {}
+    for f in (before or {}).get("files", []):
+        known[f["path"]] = f
     files = []
     for path in sorted(folder.rglob("*.parquet")):
-        entry = {"path": path.relative_to(lake).as_posix(),
-                 "rows": run(con, "SELECT sum(num_rows) FROM parquet_file_metadata(?)",
-                             [str(path)])[0][0],
-                 "bytes": path.stat().st_size,
-                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-        for part in path.relative_to(folder).parts[:-1]:
-            key, _eq, value = part.partition("=")
-            entry[key] = _unescape(value)
+        relative = path.relative_to(lake).as_posix()
+        entry = known.get(relative)
+        if entry is None or path.stat().st_nlink < 2 or path.stat().st_size != entry["bytes"]:
+            entry = {"path": relative,
+                     "rows": run(con, "SELECT sum(num_rows) FROM parquet_file_metadata(?)",
+                                 [str(path)])[0][0],
+                     "bytes": path.stat().st_size,
+                     "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+            for part in path.relative_to(folder).parts[:-1]:
+                key, _eq, value = part.partition("=")
+                entry[key] = _unescape(value)
         files.append(entry)
     return files
 

@@ -9,6 +9,8 @@ Nothing here parses and nothing here decides file names or atomic replacement (t
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
@@ -18,13 +20,13 @@ import duckdb
 from ingest import submission
 from ingest.records import ParsedReport
 from ingest.units import METRICS, UNITS
-from ingest.vocabulary import CONCURRENCY_KINDS
+from ingest.vocabulary import CONCURRENCY_KINDS, TOPOLOGIES
 
 from perfwh.core.files import scratch_directory
 from perfwh.core.interrupts import interrupted
 
 from .db import insert_rows, out_of_memory, run, sql_literal
-from .schema import apply_model_stage, apply_raw_stage
+from .schema import apply_model_stage, apply_raw_stage, load_stage_files
 from .sources import ReportSource
 
 
@@ -76,7 +78,10 @@ def load_reference(con: duckdb.DuckDBPyConnection) -> None:
         for metric, (kind, description) in METRICS.items()])
     insert_rows(con, "ref_concurrency_kinds", [
         {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
-         "cpu_limit": k.cpu_limit} for k in CONCURRENCY_KINDS.values()])
+         "cpu_limit": k.cpu_limit, "peak_load": k.peak_load} for k in CONCURRENCY_KINDS.values()])
+    insert_rows(con, "ref_topologies", [
+        {"topology": t.name, "label": t.label, "meaning": t.meaning, "replicated": t.replicated}
+        for t in TOPOLOGIES.values()])
 
 
 def load_inputs(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput]) -> None:
@@ -143,6 +148,12 @@ def copy_raw_layer(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
         run(con, "DETACH source_warehouse")
 
 
+def record_manifest(con: duckdb.DuckDBPyConnection, sha256: str) -> None:
+    """raw_manifest: the sha256 of the sources.yml text the raw layer now holds."""
+    run(con, "DELETE FROM raw_manifest")
+    run(con, "INSERT INTO raw_manifest VALUES (?)", [sha256])
+
+
 def waiver_rows(source: ReportSource) -> list[dict]:
     """The findings accepted when the source was filed, as its sources.yml entry lists them."""
     return [{"source": source.file, "finding_key": w["id"], "reason": w["reason"]}
@@ -151,9 +162,10 @@ def waiver_rows(source: ReportSource) -> list[dict]:
 
 def retire(con: duckdb.DuckDBPyConnection, file: str, by: str, on: str) -> None:
     """Take a filed source's numbers out of the raw layer, keeping its raw_reports row with
-    the source that replaced it."""
+    the source that replaced it, and the waivers its sources.yml entry keeps (as a build
+    loads them)."""
     for table in RAW_TABLES:
-        if table != "raw_reports":
+        if table not in ("raw_reports", "raw_waivers"):
             run(con, f"DELETE FROM {table} WHERE source = ?", [file])
     run(con, "UPDATE raw_reports SET retired_by = ?, retired_on = ?, line_count = NULL "
              "WHERE source = ?", [by, on, file])
@@ -206,7 +218,8 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "size_number": size_number, "size_unit": size_unit, "persistent": o.persistent,
             "concurrency_kind": o.concurrency_kind, "concurrency_printed": conc_printed,
             "concurrency_number": conc_number, "replicas": o.replicas, "tshirt": o.tshirt,
-            "component": o.component, "observed_at": o.observed_at})
+            "component": o.component, "observed_at": o.observed_at, "topology": o.topology,
+            "queue_managers": o.queue_managers, "simulated_latency_ms": o.simulated_latency_ms})
     for seq, c in enumerate(parsed.claims, 1):
         size_printed, size_number, size_unit = _q(c.message_size)
         printed, number, unit = _q(c.value)
@@ -224,50 +237,139 @@ def _collect(loaded: LoadedReport, rows: dict[str, list[dict]]) -> None:
             "relative_concurrency": c.relative_concurrency.number if c.relative_concurrency else None,
             "relative_persistent": c.relative_persistent,
             "relative_concurrency_kind": c.relative_concurrency_kind,
-            "stated_date": c.stated_date})
+            "stated_date": c.stated_date, "topology": c.topology,
+            "queue_managers": c.queue_managers, "simulated_latency_ms": c.simulated_latency_ms,
+            "relative_platform_key": c.relative_platform, "relative_topology": c.relative_topology,
+            "relative_simulated_latency_ms": c.relative_simulated_latency_ms})
     for line, printed, canonical in parsed.header_variants:
         rows["raw_header_variants"].append({"source": src, "line": line, "printed": printed,
                                             "canonical": canonical})
 
 
 def check_integrity(con: duckdb.DuckDBPyConnection) -> None:
-    """Every raw number must become exactly one fact: a lost join is an error, not a gap."""
-    lost = run(con, """
+    """Every raw number of the loaded sources must become exactly one fact: a lost join is an
+    error, not a gap."""
+    lost = run(con, f"""
         SELECT o.source, o.row_line, o.metric, o.printed_value, o.product_key, o.platform_key,
                o.scenario, o.table_key
         FROM raw_observations o
         ANTI JOIN fact_metric_value f ON f.source_file = o.source AND f.source_line = o.row_line
                                      AND f.metric = o.metric AND f.printed_value = o.printed_value
+        WHERE o.source IN (SELECT source FROM {LOADING})
         ORDER BY o.source, o.seq LIMIT 5""")
-    raw, facts = run(con, "SELECT (SELECT count(*) FROM raw_observations), "
-                          "(SELECT count(*) FROM fact_metric_value)")[0]
+    raw, facts = run(con, f"""
+        SELECT (SELECT count(*) FROM raw_observations WHERE source IN (SELECT source FROM {LOADING})),
+               (SELECT count(*) FROM fact_metric_value WHERE source_file IN (SELECT source FROM {LOADING}))""")[0]
     if lost or raw != facts:
         detail = "; ".join(f"{s}:{line} {metric}={value!r} (product {p}, platform {pl}, "
                            f"scenario {sc!r}, table {t!r})"
                            for s, line, metric, value, p, pl, sc, t in lost)
         raise WarehouseError(f"{raw} values parsed but {facts} facts built; a product, platform, "
                              f"scenario or table key has no dimension row. First lost: {detail}")
-    unknown = run(con, """
+    unknown = run(con, f"""
         SELECT DISTINCT o.source, o.concurrency_kind FROM raw_observations o
         ANTI JOIN ref_concurrency_kinds k USING (concurrency_kind)
-        WHERE o.concurrency_kind IS NOT NULL ORDER BY ALL LIMIT 5""")
+        WHERE o.concurrency_kind IS NOT NULL AND o.source IN (SELECT source FROM {LOADING})
+        ORDER BY ALL LIMIT 5""")
     if unknown:
         raise WarehouseError("concurrency kinds not in the vocabulary (ingest/vocabulary.py): "
                              + "; ".join(f"{s}: {k!r}" for s, k in unknown))
-    claims_raw, claims = run(con, "SELECT (SELECT count(*) FROM raw_claims), "
-                                  "(SELECT count(*) FROM fact_claim)")[0]
+    unknown = run(con, f"""
+        SELECT DISTINCT o.source, o.topology FROM raw_observations o
+        ANTI JOIN ref_topologies t USING (topology)
+        WHERE o.topology IS NOT NULL AND o.source IN (SELECT source FROM {LOADING}) ORDER BY ALL LIMIT 5""")
+    if unknown:
+        raise WarehouseError("topologies not in the vocabulary (ingest/vocabulary.py): "
+                             + "; ".join(f"{s}: {t!r}" for s, t in unknown))
+    claims_raw, claims = run(con, f"""
+        SELECT (SELECT count(*) FROM raw_claims WHERE source IN (SELECT source FROM {LOADING})),
+               (SELECT count(*) FROM fact_claim WHERE source_file IN (SELECT source FROM {LOADING}))""")[0]
     if claims_raw != claims:
         raise WarehouseError(f"{claims_raw} claims parsed but {claims} loaded")
     # A claim's number goes through the unit table like a cell's: a unit it does not know
     # would leave the value empty (stg_claims joins it outside, claims without a number have none).
-    unread = run(con, """
+    unread = run(con, f"""
         SELECT c.source, c.line, c.printed_value, c.unit FROM raw_claims c
         JOIN fact_claim f ON f.source_file = c.source AND f.source_line = c.line
                          AND f.printed_value = c.printed_value
-        WHERE c.number IS NOT NULL AND f.value IS NULL ORDER BY ALL LIMIT 5""")
+        WHERE c.number IS NOT NULL AND f.value IS NULL AND c.source IN (SELECT source FROM {LOADING})
+        ORDER BY ALL LIMIT 5""")
     if unread:
         raise WarehouseError("claims whose number could not be converted (unknown unit): "
                              + "; ".join(f"{s}:{line} {p!r} unit {u!r}" for s, line, p, u in unread))
+
+
+# -- the dimensional model: one definition for a build and an add --------------------------
+
+# The sources whose rows a load writes: a temporary table the schema's load views read.
+LOADING = "loading"
+
+
+def stable_id(*key) -> int:
+    """schema/10_stg.sql's ``stable_id(json_array(key...))`` in Python."""
+    text = json.dumps(list(key), separators=(",", ":"), ensure_ascii=False)
+    return int(hashlib.md5(text.encode("utf-8")).hexdigest()[:14], 16) >> 3
+
+
+def _set_loading(con: duckdb.DuckDBPyConnection, sources: list[str] | None) -> None:
+    """LOADING: ``sources``, or every source of the raw layer (None)."""
+    if sources is None:
+        run(con, f"CREATE OR REPLACE TEMP TABLE {LOADING} AS SELECT source FROM raw_reports")
+    else:
+        run(con, f"CREATE OR REPLACE TEMP TABLE {LOADING} AS SELECT UNNEST(?::VARCHAR[]) AS source",
+            [sorted(set(sources))])
+
+
+def _columns(con: duckdb.DuckDBPyConnection, relation: str) -> list[str]:
+    return [name for name, *_ in run(con, f"DESCRIBE {relation}")]
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(run(con, "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
+                         "AND schema_name = 'main' AND table_name = ?", [name]))
+
+
+def _write_loaded(con: duckdb.DuckDBPyConnection, path: Path, views: list[str]) -> set[int]:
+    """Run a schema file of load views and write each view's rows into its table: the table
+    is created from the view on a new warehouse; on a filled one, the rows of the loaded
+    sources (by their report_id, or source) and the rows the view rewrites (by its id, the
+    first column) are replaced by the view's. Returns the report_ids of the rows written."""
+    run(con, Path(path).read_text(encoding="utf-8"))
+    written: set[int] = set()
+    for view in views:
+        table = view[len("load_"):]
+        columns = _columns(con, view)
+        key = columns[0]
+        if "report_id" in columns:
+            written.update(r for (r,) in run(con, f"SELECT DISTINCT report_id FROM {view}"))
+        if not _has_table(con, table):
+            run(con, f"CREATE TABLE {table} AS SELECT * FROM {view} ORDER BY {key}")
+            continue
+        if "report_id" in columns:
+            run(con, f"DELETE FROM {table} WHERE report_id IN "
+                     f"(SELECT stable_id(json_array(source)) FROM {LOADING})")
+        elif "source" in columns:
+            run(con, f"DELETE FROM {table} WHERE source IN (SELECT source FROM {LOADING})")
+        run(con, f"DELETE FROM {table} WHERE {key} IN (SELECT {key} FROM {view})")
+        run(con, f"INSERT INTO {table} SELECT * FROM {view} ORDER BY {key}")
+    return written
+
+
+def _refresh_shared(con: duckdb.DuckDBPyConnection) -> None:
+    """The dimensions shared by reports (no report_id: products, sizes, configurations)
+    rewritten from every source, as a build writes them: after a source is retired, a row only
+    it had goes, and a name only it spelt so is spelt as the others spell it."""
+    loaded = run(con, f"SELECT source FROM {LOADING}")
+    _set_loading(con, None)
+    try:
+        for path, views in load_stage_files():
+            for view in views:
+                table = view[len("load_"):]
+                if "report_id" not in _columns(con, view) and table.startswith("dim_"):
+                    run(con, f"DELETE FROM {table}")
+                    run(con, f"INSERT INTO {table} SELECT * FROM {view} ORDER BY 1")
+    finally:
+        _set_loading(con, [s for (s,) in loaded])
 
 
 def create_warehouse(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
@@ -283,5 +385,30 @@ def create_warehouse(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
     for file, by, on in retiring:
         retire(con, file, by, on)
     load_inputs(con, inputs)
-    apply_model_stage(con)
+    _set_loading(con, None)
+    apply_model_stage(con, lambda path, views: _write_loaded(con, path, views))
     check_integrity(con)
+
+
+def add_sources(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
+                retiring: list[tuple[str, str, str]] = ()) -> tuple[list[str], list[str]]:
+    """The sources ``inputs`` added to the filled warehouse open in ``con`` (and the sources
+    ``retiring`` - (file, replaced by, date) - retired): their raw rows appended, and the rows
+    of the dimensional model they make or change written, by the same definitions a build
+    writes them with - never a rebuild. Returns (the sources loaded - the new and the retired -,
+    every source whose rows changed: those, and any other whose rows a loaded one rewrote, such
+    as a filed submission's scenario that a new report describes)."""
+    for file, by, on in retiring:
+        retire(con, file, by, on)
+    load_inputs(con, inputs)
+    loaded = [i.source.file for i in inputs] + [file for file, _by, _on in retiring]
+    _set_loading(con, loaded)
+    written: set[int] = set()
+    for path, views in load_stage_files():
+        written |= _write_loaded(con, path, views)
+    if retiring:
+        _refresh_shared(con)
+    check_integrity(con)
+    changed = {s for (s,) in run(con, "SELECT source FROM dim_report WHERE report_id IN "
+                                      "(SELECT UNNEST(?::BIGINT[]))", [sorted(written)])}
+    return loaded, sorted(changed | set(loaded))

@@ -248,7 +248,11 @@ TEMPLATE_SELECT = """
            CASE WHEN concurrency_kind = 'tshirt' THEN tshirt
                 WHEN concurrency = round(concurrency) THEN CAST(CAST(concurrency AS BIGINT) AS VARCHAR)
                 ELSE CAST(concurrency AS VARCHAR) END AS concurrency,
-           replicas, msg_rate_printed AS msg_rate, cpu_busy_pct_printed AS cpu_busy_pct,
+           replicas, topology, queue_managers,
+           CASE WHEN simulated_latency_ms = round(simulated_latency_ms)
+                THEN CAST(CAST(simulated_latency_ms AS BIGINT) AS VARCHAR)
+                ELSE CAST(simulated_latency_ms AS VARCHAR) END AS simulated_latency_ms,
+           msg_rate_printed AS msg_rate, cpu_busy_pct_printed AS cpu_busy_pct,
            cpu_ms_per_msg_printed AS cpu_ms_per_msg, source, source_line
     FROM measurements
     WHERE source = ? AND coalesce(msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed) IS NOT NULL
@@ -260,3 +264,42 @@ def rows_as_template(con: duckdb.DuckDBPyConnection, source: str) -> list[dict]:
     and line): what a resubmission of those numbers looks like."""
     result = con.sql(TEMPLATE_SELECT, params=[source])
     return [dict(zip(result.columns, row)) for row in result.fetchall()]
+
+
+# What the README's "Contents of the warehouse" says, counted from the warehouse (`perfwh
+# contents --markdown`; a test keeps the README equal to it).
+CONTENTS_SQL = """
+    SELECT r.source, r.title, r.published_year,
+           (SELECT count(*) FROM dim_source_table t WHERE t.report_id = r.report_id) AS tables,
+           (SELECT count(*) FROM fact_metric_value f WHERE f.report_id = r.report_id) AS numbers,
+           (SELECT count(*) FROM fact_claim c WHERE c.report_id = r.report_id) AS statements
+    FROM dim_report r
+    WHERE r.retired_by IS NULL AND (? IS NULL OR list_contains(?, r.source))
+    ORDER BY r.published_year NULLS LAST, r.source"""
+
+
+def contents_markdown(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> str:
+    """The warehouse's reports, tables, numbers, statements and findings, as the README lists
+    them: one sentence and one row per report (oldest first); of ``sources`` only, if given."""
+    reports = con.execute(CONTENTS_SQL, [sources, sources]).fetchall()
+    chosen = [r[0] for r in reports]
+    kinds = dict(con.execute("SELECT claim_kind, count(*) FROM fact_claim c JOIN dim_report r "
+                             "USING (report_id) WHERE list_contains(?, r.source) GROUP BY 1",
+                             [chosen]).fetchall())
+    errors, warnings = con.execute(
+        "SELECT count(*) FILTER (WHERE severity = 'error'), count(*) FILTER (WHERE severity = "
+        "'warning') FROM dq_findings WHERE list_contains(?, source)", [chosen]).fetchall()[0]
+    numbers = sum(r[4] for r in reports)
+    tables = sum(r[3] for r in reports)
+    statements = sum(r[5] for r in reports)
+    values = kinds.get("value", 0)
+    lines = [f"{numbers} numbers from {tables} results tables of {len(reports)} reports, and "
+             f"{statements} statements from the reports' prose - {values} numbers and "
+             f"{statements - values} counts, orderings, superlatives, trends, windows and dates "
+             f"(`fact_claim.claim_kind`); the rules find {errors} errors and {warnings} warnings "
+             "in them (`dq_findings`):", "",
+             "| report | published | tables | numbers | statements |", "|---|---|---|---|---|"]
+    for source, title, year, n_tables, n_numbers, n_statements in reports:
+        lines.append(f"| {title} (`{source}`) | {year if year is not None else ''} | {n_tables} "
+                     f"| {n_numbers} | {n_statements} |")
+    return "\n".join(lines) + "\n"

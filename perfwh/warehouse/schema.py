@@ -5,6 +5,7 @@ dim_, fact_, views, the data-quality interface) reads what the files before it m
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import duckdb
@@ -21,6 +22,11 @@ class DictionaryError(RuntimeError):
     """A table, view or column without a data-dictionary entry."""
 
 
+# A schema file whose statements define the rows a load writes (``CREATE TEMP VIEW load_<table>``)
+# rather than objects of the warehouse: run in every loading session, build or add.
+_LOAD_VIEW = re.compile(r"CREATE\s+(?:OR\s+REPLACE\s+)?TEMP\s+VIEW\s+(load_\w+)\s+AS", re.IGNORECASE)
+
+
 def schema_files(schema_dir: Path = SCHEMA_DIR) -> tuple[list[Path], list[Path]]:
     """(the raw stage's files, the model stage's files), each in name order."""
     files = sorted(Path(schema_dir).glob("*.sql"))
@@ -28,14 +34,31 @@ def schema_files(schema_dir: Path = SCHEMA_DIR) -> tuple[list[Path], list[Path]]
             [f for f in files if not f.name.startswith(RAW_STAGE)])
 
 
+def load_views(path: Path) -> list[str]:
+    """The load_<table> views a schema file defines, in its order (none: a file of objects)."""
+    return _LOAD_VIEW.findall(Path(path).read_text(encoding="utf-8"))
+
+
 def apply_raw_stage(con: duckdb.DuckDBPyConnection, schema_dir: Path = SCHEMA_DIR) -> None:
     for path in schema_files(schema_dir)[0]:
         run_sql_file(con, path)
 
 
-def apply_model_stage(con: duckdb.DuckDBPyConnection, schema_dir: Path = SCHEMA_DIR) -> None:
+def apply_model_stage(con: duckdb.DuckDBPyConnection, load, schema_dir: Path = SCHEMA_DIR) -> None:
+    """The model stage's files in name order on a new warehouse: a file of objects (views,
+    macros) is run once; a file of load views is handed to ``load`` (path, its views), which
+    writes their rows into the tables they define."""
     for path in schema_files(schema_dir)[1]:
-        run_sql_file(con, path)
+        views = load_views(path)
+        if views:
+            load(path, views)
+        else:
+            run_sql_file(con, path)
+
+
+def load_stage_files(schema_dir: Path = SCHEMA_DIR) -> list[tuple[Path, list[str]]]:
+    """The model stage's files of load views, with their views: what an add runs again."""
+    return [(path, views) for path in schema_files(schema_dir)[1] if (views := load_views(path))]
 
 
 def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY) -> list[str]:

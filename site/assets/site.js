@@ -20,6 +20,9 @@
   // Narrowest a panel may become before side-by-side panels go one above the other, and the
   // most a chart may grow beyond the width its spec asks for.
   var MIN_PANEL = 240, MAX_GROWTH = 2.2;
+  // pixels kept free beside a chart: a filter changed later lays it out again, and its axis
+  // labels may then reach a few pixels further than in the drawing that was measured
+  var SLACK = 8;
   var EMBED = { actions: false, renderer: "svg", mode: "vega-lite" };
 
   // The views of a spec whose width can change: the panels of a horizontal or vertical
@@ -58,7 +61,7 @@
       var inner = spec.vconcat
         ? Math.max.apply(null, views.map(function (v) { return v.width; }))
         : views.reduce(function (sum, v) { return sum + v.width; }, 0);
-      var scale = Math.min((room - (used - inner) - 2) / inner, MAX_GROWTH);
+      var scale = Math.min((room - (used - inner) - SLACK) / inner, MAX_GROWTH);
       var narrowest = Math.min.apply(null, views.map(function (v) { return v.width; })) * scale;
       if (spec.hconcat && views.length > 1 && narrowest < MIN_PANEL) {
         stack(spec);

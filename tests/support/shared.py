@@ -28,7 +28,9 @@ def run_root(factory: pytest.TempPathFactory) -> Path:
     """The folder every process of this test run shares: a worker's base temporary folder is
     `<root>/popen-gwN` under xdist; without xdist the base folder is the root."""
     base = factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    # by the folder's name, not by $PYTEST_XDIST_WORKER: a pytest a test starts inherits that
+    # variable, and would share a folder outside its own run (one that outlives runs)
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") and base.name.startswith("popen-") else base
     folder = root / "shared"
     folder.mkdir(exist_ok=True)
     return folder

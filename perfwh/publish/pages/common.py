@@ -18,7 +18,7 @@ from perfwh.publish.html import Html, anchor_id, join, link, tag
 # the "no filter" value of the explorer's drop-downs
 ALL = "__all__"
 METRIC_LABELS = {"msg_rate": "Rate", "cpu_busy_pct": "CPU busy", "cpu_ms_per_msg": "CPU per msg",
-                 "startup_s": "Startup"}
+                 "startup_s": "Startup", "latency_rtt_ms": "Round trip", "rate_vs_direct_pct": "vs direct"}
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 

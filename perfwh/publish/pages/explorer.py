@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ingest.vocabulary import config_label, persistence_label, size_label
+from ingest.vocabulary import CONCURRENCY_KINDS, config_label, persistence_label, size_label, topology_label
 from perfwh.publish.html import Html, chart, note, plain
 
 from .common import ALL, fitted_log_scale, query
@@ -21,7 +21,8 @@ def data() -> list[dict]:
         SELECT m.measurement_id, m.source, m.source_line, m.source_table, r.family AS report,
                m.product || ' ' || m.product_version AS product, m.platform, m.scenario,
                m.message_size_bytes AS size, m.persistent, m.concurrency_kind, m.concurrency, m.replicas,
-               m.tshirt, m.msg_rate AS rate, m.cpu_ms_per_msg AS cost, m.cpu_busy_pct AS cpu_pct,
+               m.tshirt, m.topology, m.queue_managers, m.simulated_latency_ms,
+               m.msg_rate AS rate, m.cpu_ms_per_msg AS cost, m.cpu_busy_pct AS cpu_pct,
                m.msg_rate_printed, m.cpu_ms_per_msg_printed, m.cpu_busy_pct_printed
         FROM measurements m JOIN dim_report r USING (source)
         WHERE m.message_size_bytes IS NOT NULL AND (m.msg_rate IS NOT NULL OR m.cpu_ms_per_msg IS NOT NULL)
@@ -29,7 +30,17 @@ def data() -> list[dict]:
                  m.source_line, m.measurement_id""")
     out = []
     for r in rows:
-        config = config_label(r["concurrency_kind"], r["concurrency"], r["replicas"], r["tshirt"])
+        kind = CONCURRENCY_KINDS.get(r["concurrency_kind"] or "")
+        deployment = topology_label(r["topology"], r["queue_managers"], r["simulated_latency_ms"])
+        if kind is not None and kind.peak_load:
+            # each row peaked at a load of its own: the series is the test's deployment, the
+            # load a number of the point
+            config = deployment or kind.label
+            load = config_label(r["concurrency_kind"], r["concurrency"])
+        else:
+            config = config_label(r["concurrency_kind"], r["concurrency"], r["replicas"], r["tshirt"])
+            config = f"{config}, {deployment}" if deployment else config
+            load = ""  # blank in the tooltip
         persistence = persistence_label(r["persistent"]) or "not stated"
         out.append({
             "report": r["report"], "product": r["product"], "platform": r["platform"], "scenario": r["scenario"],
@@ -39,8 +50,9 @@ def data() -> list[dict]:
                       f"{persistence}|{config}",
             "size": plain(r["size"]), "size_label": size_label(r["size"]),
             "rate": plain(r["rate"]), "cost": plain(r["cost"]),
-            "rate_printed": r["msg_rate_printed"], "cost_printed": r["cpu_ms_per_msg_printed"],
-            "cpu_printed": r["cpu_busy_pct_printed"],
+            # a number the row does not print shows blank in the tooltip, not "null"
+            "rate_printed": r["msg_rate_printed"] or "", "cost_printed": r["cpu_ms_per_msg_printed"] or "",
+            "cpu_printed": r["cpu_busy_pct_printed"] or "", "load": load,
             "table": r["source_table"], "where": f"{r['source']}:{r['source_line']}",
         })
     return out
@@ -77,9 +89,12 @@ def explorer_chart(rows: list[dict] | None = None) -> Html:
                alt.Tooltip("configuration:N"), alt.Tooltip("persistence:N"),
                alt.Tooltip("size_label:N", title="size"), alt.Tooltip("rate_printed:N", title="rate (printed)"),
                alt.Tooltip("cost_printed:N", title="CPU/msg (printed)"),
-               alt.Tooltip("cpu_printed:N", title="%CPU (printed)"), alt.Tooltip("where:N", title="source line")]
+               alt.Tooltip("cpu_printed:N", title="%CPU (printed)"), alt.Tooltip("load:N", title="load at the peak"),
+               alt.Tooltip("where:N", title="source line")]
+    # the end labels flush with the axis: a label reaching past its end would widen the chart
+    # by a few pixels for some filters and not others, past its container on a phone
     x = alt.X("size:Q", scale=fitted_log_scale(), title="Message size (bytes, log scale)",
-              axis=alt.Axis(format="~s"))
+              axis=alt.Axis(format="~s", labelFlush=True))
     # The legend's place and columns are configuration, not the encoding's, so that site.js
     # can put it in one column when the panels stack on a phone.
     color = alt.Color("group:N", title="Product \u00b7 platform")

@@ -8,17 +8,18 @@ from typing import Any
 
 from ingest import submission
 from ingest.reader import read_lines
-from ingest.vocabulary import config_label, kind_label, persistence_label
+from ingest.vocabulary import config_label, kind_label, persistence_label, topology_label
 from perfwh.core.paths import raw_path
 from perfwh.warehouse.sources import sha256_of
 from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, table, tag
 
-from .common import has, metric_header, number_cell, query, reports, src_anchor, where
+from .common import (has, metric_header, number_cell, query, report_page_name, reports, src_anchor,
+                     where)
 
 
 _ATTRS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scenario"),
-          ("size", "Message size"), ("persistence", "Persistence"), ("config", "Configuration"),
-          ("component", "Component"), ("observed_at", "Time")]
+          ("size", "Message size"), ("persistence", "Persistence"), ("deployment", "Deployment"),
+          ("config", "Configuration"), ("component", "Component"), ("observed_at", "Time")]
 
 
 def _report_facts(report_id: int) -> list[dict]:
@@ -27,7 +28,7 @@ def _report_facts(report_id: int) -> list[dict]:
                f.printed_value, f.message_size_printed AS size, f.observed_at,
                p.product || ' ' || p.product_version AS product, pl.platform, s.scenario,
                c.persistent, c.concurrency_kind, f.concurrency_printed, c.concurrency, c.replicas,
-               c.tshirt, c.component
+               c.tshirt, c.component, c.topology, c.queue_managers, c.simulated_latency_ms
         FROM fact_metric_value f
         JOIN dim_report r USING (report_id)
         LEFT JOIN dim_product p USING (product_id)
@@ -37,6 +38,7 @@ def _report_facts(report_id: int) -> list[dict]:
         WHERE f.report_id = ? ORDER BY f.table_id, f.fact_id""", [report_id])
     for r in rows:
         r["persistence"] = persistence_label(r["persistent"])
+        r["deployment"] = topology_label(r["topology"], r["queue_managers"], r["simulated_latency_ms"])
         r["config"] = (config_label(r["concurrency_kind"], r["concurrency"], r["replicas"], r["tshirt"],
                                     r["concurrency_printed"])
                        if r["concurrency_kind"] or r["replicas"] not in (None, 1) else None)
@@ -60,10 +62,43 @@ def _short_config(f: dict) -> str | None:
     return value
 
 
+def _config_as_column(facts: list[dict]) -> list[dict]:
+    """The configuration as a column of each column group, beside its numbers: where a printed
+    line holds several groups (appliances, deployments) each measured at a load of its own (the
+    MQ Appliance's requester clients at each group's peak), the load is a cell of the group,
+    not a group of its own."""
+    out: list[dict] = []
+    seen: set = set()
+    for f in facts:
+        group = (f["source_line"], f["platform"], f["product"], f["deployment"])
+        out.append({**f, "config": None})
+        if group not in seen and f["concurrency_kind"]:
+            seen.add(group)
+            out.append({**f, "config": None, "fact_id": None, "metric": kind_label(f["concurrency_kind"]),
+                        "unit": None, "printed_value": _short_config(f)})
+    return out
+
+
+def _cell(facts: list[dict]) -> Html:
+    """A table cell: numbers as printed, linked to their line; a load shown beside them (a
+    configuration, not a number of the facts) as printed."""
+    if all(f["fact_id"] is None for f in facts):
+        return Html(esc(" ".join(str(f["printed_value"]) for f in facts)))
+    return number_cell(facts)
+
+
 def results_table(facts: list[dict]) -> tuple[Html, list[tuple[str, str]]]:
     """One results table re-drawn from its facts: a row per source line, the attributes that
     change within a line as column groups, the rest as row headers; each number links to its
     line. Returns the table and the (attribute, value) pairs constant over the table."""
+    def varies_within_a_line(attr: str) -> bool:
+        lines: dict[int, set] = {}
+        for f in facts:
+            lines.setdefault(f["source_line"], set()).add(f[attr])
+        return any(len(v) > 1 for v in lines.values())
+
+    if varies_within_a_line("config") and any(varies_within_a_line(a) for a, _ in _ATTRS if a != "config"):
+        facts = _config_as_column(facts)
     by_line: dict[int, list[dict]] = {}
     for f in facts:
         by_line.setdefault(f["source_line"], []).append(f)
@@ -97,7 +132,7 @@ def results_table(facts: list[dict]) -> tuple[Html, list[tuple[str, str]]]:
             cells[tuple(f[a] for a in col_attrs) + (f["metric"],)].append(f)
         row: list[Any] = [_short_config(first) if a == "config" and labels["config"] != "Configuration" else first[a]
                           for a in row_attrs]
-        row += [number_cell(cells[k]) if k in cells else Html("") for k in col_keys]
+        row += [_cell(cells[k]) if k in cells else Html("") for k in col_keys]
         row.append(where(first["source"], line, first["page"]))
         body.append(row)
 
@@ -118,7 +153,7 @@ def _long_table(facts: list[dict], attrs: list[str], labels: dict[str, str]) -> 
     for f in sorted(facts, key=lambda f: (f["source_line"], f["fact_id"])):
         row: list[Any] = [_short_config(f) if a == "config" and labels["config"] != "Configuration" else f[a]
                           for a in attrs]
-        row += [metric_header(f["metric"], f["unit"]), number_cell([f]), where(f["source"], f["source_line"], f["page"])]
+        row += [metric_header(f["metric"], f["unit"]), _cell([f]), where(f["source"], f["source_line"], f["page"])]
         body.append(row)
     return table([labels[a] for a in attrs] + ["Metric", "Value", "Source line"], body,
                  numeric=[False] * len(attrs) + [False, True, False], class_="data results long")
@@ -160,12 +195,32 @@ def _claim_kind(claim: dict) -> str:
         f"{kind}: {compared.replace('_', ' ')}" if compared else kind
 
 
+def _product_line(family: str) -> Html:
+    """How this family's products relate to those of other families' reports (a product line of
+    perfwh/publish/generations.yml), linking their pages; nothing for a family of no line."""
+    from perfwh.publish import generations
+
+    line = generations.load().line_of(family)
+    if line is None:
+        return Html("")
+    titles: dict[str, list[str]] = {}
+    for r in reports():
+        if r["family"] in line.families and r["family"] != family:
+            titles.setdefault(r["family"], []).append(f"{r['title']} ({r['year']})")
+    others = [link("; ".join(titles[f]), f"{report_page_name(f)}.html") for f in line.families
+              if f in titles]
+    out = [tag("h3", f"Product line: {line.name}", id=anchor_id("line", family)), tag("p", line.relation)]
+    if others:
+        out.append(tag("p", Html("The line's other reports: ") + join(others, ", ") + Html(".")))
+    return Html("".join(str(x) for x in out))
+
+
 def report_page(family: str) -> Html:
     """Everything about the reports of one family: facts, scenarios, tables, claims, text."""
     reps = [r for r in reports() if r["family"] == family]
     if not reps:
         return note(f"No report of family {family} is in this warehouse.", "warning")
-    out = []
+    out = [_product_line(family)]
     for rep in reps:
         rid = rep["report_id"]
         facts = _report_facts(rid)

@@ -1,0 +1,165 @@
+"""Benchmark: filing costs what it files. `perfwh check` and `perfwh add` of a small submission
+on the reports' warehouse, and again after a large filing has grown it; and many filings one
+after another, whose k-th must not cost more than the first.
+
+Whole processes (`perfwh check` / `perfwh add` as a user runs them), each on a fresh copy of
+the warehouse, the median of ``--repeat`` runs, every figure of one run of this script:
+
+  1. the reports' warehouse (`perfwh build --rules duckdb`): a 7-row check and a 7-row add;
+  2. it grows: `perfwh add` of a clean synthetic submission of ``--grow`` numbers (three a
+     row: rate, %CPU, CPU cost), timed once; then the 7-row check and add again, and their
+     ratio to step 1 (targets: add <= 3 s on the reports' warehouse; after the growth, add and
+     check <= 1.2 x);
+  3. with ``--filings N``: N submissions of ``--rows`` rows filed one after another on the
+     reports' warehouse; the time of each, the least-squares slope of time against k, and
+     whether the result equals one `perfwh build` of the same raw layer (the full-refresh =
+     incremental property, row for row).
+
+Usage: .venv/bin/python bench/bench_filing.py [--grow 1000000] [--repeat 3] [--filings 200 --rows 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import synthetic  # noqa: E402
+
+PERFWH = [sys.executable, "-m", "perfwh.cli"]
+ADD_TARGET_S, GROWTH_TARGET = 3.0, 1.2
+HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+          "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+
+
+def seven_rows(path: Path, box: str) -> Path:
+    """Seven consistent rows of one lab machine: a fitted series of five sizes and a
+    persistent pair (cost x rate = 8 cores x %CPU x 10, as printed)."""
+    rows = []
+    for size, rate in ((256, 4000.0), (1024, 3600.0), (4096, 2800.0), (16384, 1600.0), (65536, 600.0)):
+        rows.append(f"IIB,10.0.0.2,{box},8,Bench flow,{size},false,flow_instances,4,,"
+                    f"{rate:.1f},90.0,{8 * 900 / rate:.3f}")
+    for size, rate in ((1024, 2400.0), (4096, 1900.0)):
+        rows.append(f"IIB,10.0.0.2,{box},8,Bench flow,{size},true,flow_instances,4,,"
+                    f"{rate:.1f},90.0,{8 * 900 / rate:.3f}")
+    path.write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def perfwh(*args) -> tuple[float, subprocess.CompletedProcess]:
+    start = time.perf_counter()
+    done = subprocess.run(PERFWH + [str(a) for a in args], capture_output=True, text=True)
+    return time.perf_counter() - start, done
+
+
+def box_copy(db: Path, raw: Path, folder: Path) -> tuple[Path, Path]:
+    """A copy of a warehouse (its lake too) and its raw layer, to file into."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(raw, folder / "raw")
+    shutil.copytree(db.parent, folder / "curated", ignore=shutil.ignore_patterns(".perfwh.lock"))
+    return folder / "curated" / db.name, folder / "raw"
+
+
+def small_filings(db: Path, raw: Path, work: Path, label: str, repeat: int) -> dict[str, float]:
+    checks, adds = [], []
+    for i in range(repeat):
+        copy_db, copy_raw = box_copy(db, raw, work / f"{label}-{i}")
+        path = seven_rows(work / f"{label}-{i}.csv", f"bench box {label} {i}")
+        seconds, done = perfwh("check", path, "--db", copy_db, "--sources", copy_raw / "sources.yml")
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"check failed: {done.stderr}")
+        checks.append(seconds)
+        seconds, done = perfwh("add", path, "--db", copy_db, "--sources", copy_raw / "sources.yml")
+        if done.returncode != 0:
+            raise SystemExit(f"add failed: {done.stderr}")
+        adds.append(seconds)
+    return {"check": statistics.median(checks), "add": statistics.median(adds)}
+
+
+def slope(ys: list[float]) -> float:
+    xs = list(range(1, len(ys) + 1))
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grow", type=int, default=1_000_000, help="numbers filed to grow the warehouse")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--filings", type=int, default=0)
+    parser.add_argument("--rows", type=int, default=1000)
+    args = parser.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="perfwh-bench-filing-") as tmp:
+        work = Path(tmp)
+        raw = work / "raw"
+        shutil.copytree(ROOT / "data" / "raw", raw)
+        db = work / "curated" / "warehouse.duckdb"
+        seconds, done = perfwh("build", "--rules", "duckdb", "--raw", raw, "--sources", raw / "sources.yml",
+                               "--out", db, "-q")
+        if done.returncode != 0:
+            raise SystemExit(done.stderr)
+        numbers = lambda d: int(subprocess.run(  # noqa: E731
+            PERFWH + ["sql", "--db", str(d), "--csv", "SELECT count(*) FROM fact_metric_value"],
+            capture_output=True, text=True).stdout.split()[-1])
+        base = small_filings(db, raw, work, "reports", args.repeat)
+        print(f"| warehouse | numbers | 7-row check | 7-row add |\n|---|---|---|---|")
+        print(f"| the reports | {numbers(db):,} | {base['check']:.2f} s | {base['add']:.2f} s |")
+        ok &= base["add"] <= ADD_TARGET_S
+        if args.grow:
+            grown_db, grown_raw = box_copy(db, raw, work / "grown")
+            big = synthetic.write(work / "grown.csv", -(-args.grow // 3), oddity_rate=0, typo_every=0,
+                                  tag=" grown")
+            started = time.perf_counter()
+            _s, done = perfwh("add", big, "--db", grown_db, "--sources", grown_raw / "sources.yml")
+            if done.returncode != 0:
+                raise SystemExit(f"the growing add failed: {done.stderr[-2000:]}")
+            grew = time.perf_counter() - started
+            grown = small_filings(grown_db, grown_raw, work, "grown", args.repeat)
+            ratio = {k: grown[k] / base[k] for k in base}
+            print(f"| grown by one add ({grew:.0f} s) | {numbers(grown_db):,} | {grown['check']:.2f} s "
+                  f"({ratio['check']:.2f} x) | {grown['add']:.2f} s ({ratio['add']:.2f} x) |")
+            ok &= max(ratio.values()) <= GROWTH_TARGET
+        if args.filings:
+            ok &= many_filings(db, raw, work, args.filings, args.rows)
+    print("targets met" if ok else "a target was missed")
+    return 0 if ok else 1
+
+
+def many_filings(db: Path, raw: Path, work: Path, count: int, rows: int) -> bool:
+    """``count`` submissions of ``rows`` rows filed one after another; the slope of time
+    against k, and the result against one build of the same raw layer."""
+    from support.tables import contents
+
+    filed_db, filed_raw = box_copy(db, raw, work / "filings")
+    times = []
+    for k in range(1, count + 1):
+        path = synthetic.write(work / f"filing-{k:04d}.csv", rows, seed=k, oddity_rate=0,
+                               typo_every=0, tag=f" filing {k}")
+        seconds, done = perfwh("add", path, "--db", filed_db, "--sources", filed_raw / "sources.yml")
+        if done.returncode != 0:
+            raise SystemExit(f"filing {k} failed: {done.stderr[-2000:]}")
+        times.append(seconds)
+    rebuilt = work / "rebuilt" / "warehouse.duckdb"
+    _s, done = perfwh("build", "--rules", "duckdb", "--raw", filed_raw, "--sources",
+                      filed_raw / "sources.yml", "--out", rebuilt, "-q")
+    same = done.returncode == 0 and contents(rebuilt) == contents(filed_db)
+    per = slope(times)
+    first, last = statistics.median(times[:10]), statistics.median(times[-10:])
+    print(f"\n{count} filings of {rows} rows: first ten {first:.2f} s, last ten {last:.2f} s (median), "
+          f"slope {per * 1000:+.1f} ms per filing; equal to one build: {same}")
+    return same and last <= first * GROWTH_TARGET
+
+
+if __name__ == "__main__":
+    sys.exit(main())
