@@ -30,6 +30,11 @@ PERFWH = [sys.executable, "-m", "perfwh.cli"]
 SIZES = np.array([256, 2048, 20480, 204800, 2048000, 20480000], dtype=float)
 KB = SIZES / 1024
 
+# Issue 24's accuracy targets are statements about reports measured enough to estimate them:
+# a median error or a coverage of a handful of left-out points says little (a report of one
+# short series, such as a fixture family's, is held to the structure, not the figures).
+MEASURED_ENOUGH = 30
+
 
 def perfwh(*args) -> subprocess.CompletedProcess:
     return subprocess.run(PERFWH + [str(a) for a in args], capture_output=True, text=True)
@@ -276,6 +281,8 @@ def rows(con, sql, params=None):
 
 
 KEYS = ", ".join(SERIES_KEYS)
+# a measurement of a fitted series (keys may be NULL: a platform without cores, no fix pack)
+SAME_SERIES = " AND ".join(f"m.{k} IS NOT DISTINCT FROM f.{k}" for k in SERIES_KEYS)
 EXCLUDED_SQL = """
     SELECT DISTINCT m.measurement_id FROM measurements m JOIN dq_findings f
       ON f.severity = 'error' AND f.waiver IS NULL AND f.metric IN ('cpu_ms_per_msg', 'msg_rate')
@@ -306,14 +313,19 @@ def test_every_eligible_series_has_a_fit(mcon):
 
 def test_every_point_of_a_fitted_series_has_a_prediction(mcon):
     missing = rows(mcon, f"""
-        SELECT m.measurement_id FROM measurements m JOIN model_fits f USING ({KEYS})
+        SELECT m.measurement_id FROM measurements m JOIN model_fits f ON {SAME_SERIES}
         WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
         EXCEPT SELECT measurement_id FROM model_predictions""")
     assert missing == []
     nulls = rows(mcon, """SELECT count(*) FROM model_predictions WHERE predicted_cpu_ms_per_msg IS NULL
-                          OR lower_90 IS NULL OR upper_90 IS NULL OR model IS NULL OR sd_log IS NULL
+                          OR model IS NULL OR (lower_90 IS NULL) <> (sd_log IS NULL)
+                          OR (lower_90 IS NULL) <> (upper_90 IS NULL)
                           OR NOT (lower_90 <= predicted_cpu_ms_per_msg AND predicted_cpu_ms_per_msg <= upper_90)""")
     assert nulls == [(0,)]
+    # no interval only where nothing tells a spread: a report of a single series
+    assert rows(mcon, """SELECT count(*) FROM model_predictions p WHERE lower_90 IS NULL
+                         AND (SELECT count(DISTINCT series_id) FROM model_predictions q
+                              WHERE q.source = p.source) > 1""") == [(0,)]
     # one distribution gives both levels: every 90 % interval lies inside its 99 % one
     assert rows(mcon, """SELECT count(*) FROM model_predictions
                          WHERE NOT (lower_99 < lower_90 AND upper_90 < upper_99)""") == [(0,)]
@@ -396,8 +408,15 @@ def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
         points, mdape, inside = acc[(scope, "chosen")]
         assert points == len(apes)
         assert float(mdape) == pytest.approx(statistics.median(apes), abs=0.005)  # DECIMAL(12, 2)
-        assert 0 < mdape < 50 and 50 < inside <= 100
-        assert acc[(scope, "linear")][1] is not None and acc[(scope, "power")][1] is not None
+        assert 0 <= mdape < 100 and acc[(scope, "linear")][1] is not None
+        assert acc[(scope, "power")][1] is not None
+        if inside is None:  # a report whose single series gives no interval (see above)
+            assert rows(mcon, "SELECT count(*) FROM model_predictions WHERE source = ? AND lower_90 IS NOT NULL",
+                        [scope]) == [(0,)]
+            continue
+        assert 50 < inside <= 100
+        if points >= MEASURED_ENOUGH:
+            assert mdape < 50
         inside_99, width_90, width_99, score_90, score_99, wider = wide[scope]
         assert inside <= inside_99 <= 100 and 0 < width_90 < width_99 and 0 < score_90 < score_99
         assert wider == 0
@@ -406,8 +425,9 @@ def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
 def test_accuracy_meets_the_targets_it_can_meet_honestly(mcon):
     """Issue 24's targets that the leave-one-size-out protocol meets (README, "Models and
     sizing", has the table with the two it misses: ACE 13's 90 % width, IIB's 90 % coverage)."""
-    acc = {r[0]: r[1:] for r in rows(mcon, """SELECT scope, mdape_pct, inside_99_pct, wider_90_than_99
-                                              FROM model_accuracy WHERE model = 'chosen'""")}
+    acc = {r[0]: r[1:] for r in rows(mcon, f"""SELECT scope, mdape_pct, inside_99_pct, wider_90_than_99
+                                               FROM model_accuracy WHERE model = 'chosen'
+                                               AND (scope = 'all' OR points >= {MEASURED_ENOUGH})""")}
     for scope, (mdape, inside_99, wider) in acc.items():
         assert mdape <= (4.0 if scope == "all" else 6.0), scope
         assert inside_99 >= 97.0 and wider == 0, scope
@@ -417,17 +437,22 @@ def test_accuracy_meets_the_targets_it_can_meet_honestly(mcon):
 
 
 def test_rate_from_cost_agrees_with_the_measured_rates(mcon):
-    """WBIMB and IIB print %CPU: cores x utilisation x 1000 / cost gives their rates back."""
+    """Where a report prints %CPU and its cores are known (WBIMB and IIB), cores x utilisation x
+    1000 / cost gives its rates back."""
+    printing = [r[0] for r in rows(mcon, f"""
+        SELECT DISTINCT m.source FROM measurements m JOIN model_fits f ON {SAME_SERIES}
+        WHERE m.cpu_busy_pct IS NOT NULL AND m.server_cores IS NOT NULL AND m.msg_rate IS NOT NULL
+          AND m.cpu_ms_per_msg IS NOT NULL ORDER BY 1""")]
     checked = rows(mcon, """
         SELECT source, count(*), median(abs(rate_from_observed_cost - observed_msg_rate) / observed_msg_rate),
                median(rate_ape_pct)
         FROM model_predictions WHERE NOT excluded AND rate_from_observed_cost IS NOT NULL
         GROUP BY source ORDER BY source""")
-    assert [r[0] for r in checked] == ["iib10-xlinux.txt", "wbimb5-aix-2004.txt"]
+    assert [r[0] for r in checked] == printing and printing
     for source, n, identity_error, loso_rate_error in checked:
-        assert n > 50
         assert identity_error < 0.01      # the identity holds to printing precision
-        assert loso_rate_error < 15       # and the leave-one-size-out cost gives the rate back
+        if n >= MEASURED_ENOUGH:
+            assert loso_rate_error < 15   # and the leave-one-size-out cost gives the rate back
     assert rows(mcon, """SELECT count(*) FROM model_predictions WHERE NOT excluded AND cpu_busy_pct IS NOT NULL
                          AND NOT (rate_lower_90 <= rate_from_predicted_cost
                                   AND rate_from_predicted_cost <= rate_upper_90)""") == [(0,)]

@@ -88,13 +88,13 @@ def test_the_same_rows_come_out_of_the_pdf(pdfs, family):
 def test_pages_are_recorded(pdfs, family):
     _, lines, parsed, text, _ = pdfs[family]
     pages = [line.page for line in lines]
-    assert max(pages) > 1
-    assert max(pages) == (len(text) - 1) // LINES_PER_PAGE + 1
+    assert max(pages) == (len(text) - 1) // LINES_PER_PAGE + 1  # > 1 for all but a page's worth
     assert pages == sorted(pages)  # numbered through the document, page by page
     assert [line.number for line in lines] == list(range(1, len(lines) + 1))
     assert all(o.page is not None for o in parsed.observations)
     assert all(t.page is not None for t in parsed.tables)
-    assert len({o.page for o in parsed.observations}) > 1
+    # the numbers of a report of several pages are on more than one
+    assert len({o.page for o in parsed.observations}) > 1 or max(pages) == 1
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -114,7 +114,7 @@ def test_blank_lines_come_back_from_the_layout(pdfs, family):
     _, lines, _, text, _ = pdfs[family]
     assert len(lines) == len(text)
     assert [squash(line.text) for line in lines] == [squash(line.text) for line in text]
-    assert sum(1 for line in lines if not line.text) > 50
+    assert sum(1 for line in lines if not line.text) == sum(1 for line in text if not line.text.strip()) > 0
 
 
 def test_unicode_survives_the_pdf(pdfs):
