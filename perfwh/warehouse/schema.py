@@ -6,6 +6,7 @@ dim_, fact_, views, the data-quality interface) reads what the files before it m
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import duckdb
@@ -64,33 +65,48 @@ def load_stage_files(schema_dir: Path = SCHEMA_DIR) -> list[tuple[Path, list[str
 def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY) -> list[str]:
     """COMMENT ON every table, view and column from the data dictionary.
 
-    Returns the objects that have no entry (`document` treats any as an error).
+    Returns the objects that have no entry (`document` treats any as an error). Only comments
+    that differ from the warehouse's are written, all in one transaction: each statement on its
+    own is a commit, and a commit waits for the disk (an add re-documents a warehouse whose
+    comments are nearly all in place already).
     """
     spec = yaml.safe_load(Path(dictionary).read_text(encoding="utf-8"))
     relations = spec["relations"]
     columns = spec["columns"]
-    missing = []
+    missing, statements = [], []
     objects = run(con, """
-        SELECT table_name, 'TABLE' FROM duckdb_tables() WHERE database_name = current_database()
+        SELECT table_name, 'TABLE', comment FROM duckdb_tables() WHERE database_name = current_database()
           AND schema_name = 'main' AND NOT internal AND NOT temporary
         UNION ALL
-        SELECT view_name, 'VIEW' FROM duckdb_views() WHERE database_name = current_database()
+        SELECT view_name, 'VIEW', comment FROM duckdb_views() WHERE database_name = current_database()
           AND schema_name = 'main' AND NOT internal AND NOT temporary
         ORDER BY 1""")
-    for name, kind in objects:
+    held = defaultdict(list)
+    for table, column, comment in run(
+            con, "SELECT table_name, column_name, comment FROM duckdb_columns() "
+                 "WHERE database_name = current_database() AND schema_name = 'main' "
+                 "ORDER BY table_name, column_index"):
+        held[table].append((column, comment))
+    for name, kind, comment in objects:
         text = relations.get(name)
         if text is None:
             missing.append(name)
-        else:
-            run(con, f"COMMENT ON {kind} {name} IS {sql_literal(str(text).strip())}")
-        for (column,) in run(
-                con, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
-                "AND schema_name = 'main' AND table_name = ? ORDER BY column_index", [name]):
+        elif str(text).strip() != comment:
+            statements.append(f"COMMENT ON {kind} {name} IS {sql_literal(str(text).strip())}")
+        for column, comment in held[name]:
             text = columns.get(f"{name}.{column}", columns.get(column))
             if text is None:
                 missing.append(f"{name}.{column}")
-            else:
-                run(con, f"COMMENT ON COLUMN {name}.{column} IS {sql_literal(str(text).strip())}")
+            elif str(text).strip() != comment:
+                statements.append(f"COMMENT ON COLUMN {name}.{column} IS {sql_literal(str(text).strip())}")
+    if statements:
+        run(con, "BEGIN TRANSACTION")
+        try:
+            run(con, ";\n".join(statements))
+        except BaseException:
+            run(con, "ROLLBACK")
+            raise
+        run(con, "COMMIT")
     return missing
 
 
