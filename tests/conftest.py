@@ -6,8 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
-from support import extra
+from support import extra, memory_tmp
 
+memory_tmp.install()  # before pytest makes its temporary folders
 extra.install()  # $PERFWH_EXTRA_FAMILY: a family added to the whole suite, before perfwh loads
 
 import duckdb  # noqa: E402
