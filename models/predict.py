@@ -178,6 +178,13 @@ _REPORTS = _Memo(REPORT_CACHE)
 _FOLDS = _Memo(FOLD_CACHE)
 
 
+def forget() -> None:
+    """Empty the memos: the next fit computes everything afresh (what a new process does)."""
+    _curves_of.cache_clear()
+    _REPORTS.kept.clear()
+    _FOLDS.kept.clear()
+
+
 def _pooled_sigmas(own: list) -> list[dict[str, tuple[float | None, int]]]:
     """Each series' residual SD of each curve pooled with the report's other series (the
     parameters' 95 % intervals; with three sizes a series alone has one degree of freedom)."""
