@@ -182,6 +182,7 @@ class ReportModel:
         self.theta: np.ndarray | None = None
         self._layouts: dict[Slot, _Layout] = {}            # each slot's, all members in it
         self._slot_posteriors: dict[Slot, _Posterior] = {}  # each slot's at the fitted theta
+        self._spreads_without: dict[int, float | None] = {}  # member -> spread_without(member)
 
     # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
 
@@ -235,6 +236,7 @@ class ReportModel:
                           bounds=[LOG_VARIANCE_BOUNDS] * len(start))
         self.theta = result.x
         self._slot_posteriors = {}
+        self._spreads_without = {}
         return self
 
     # -- one member left out ----------------------------------------------------------------
@@ -243,7 +245,12 @@ class ReportModel:
         """The spread of member ``i``'s test, estimated from the test's other members (with
         the shrinkage towards s0); s0 where the test has no other member. None when the report
         has no other member at all: nothing but the point's own series could say how far it
-        scatters."""
+        scatters. Computed once per member (a memoised model is asked again)."""
+        if i not in self._spreads_without:
+            self._spreads_without[i] = self._spread_without(i)
+        return self._spreads_without[i]
+
+    def _spread_without(self, i: int) -> float | None:
         if len(self.members) < 2:
             return None
         g = self._test_of[i]

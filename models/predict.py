@@ -19,10 +19,12 @@ there is something to fit.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import statistics
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -36,6 +38,16 @@ CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshir
 # series' errors never calibrate its own intervals, and a report of thousands of series costs
 # twenty fits of a Student t, not thousands.
 CALIBRATION_FOLDS = 20
+# A process fits the same series again and again: a build fits every series twice (between the
+# rules' two passes, then after the typo repair changed a few points), an add or a check refits
+# a source, and the tests build the same reports many times. What is fitted is a pure function
+# of exact numbers, so each step is memoised by its exact inputs: a series (a report, a fold's
+# scores) whose numbers did not change reuses its result bit for bit. What is kept is immutable
+# (frozen Fit, LeftOut and Predictive, tuples) or, for a ReportModel, only ever extended with
+# values computed from what it holds. The bounds keep the memory a few tens of MB at most.
+SERIES_CACHE = 2048   # series' own curves (a report has 20 to 80 series)
+REPORT_CACHE = 16     # reports' hierarchical models
+FOLD_CACHE = 256      # calibrations (up to CALIBRATION_FOLDS a report)
 
 
 @dataclass
@@ -107,9 +119,9 @@ def _fit_report(series: list) -> None:
     own = [_own_curves(s) for s in series]
     sigmas = _pooled_sigmas(own)
     typical = _Typical(series, own)
-    model = ReportModel([Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS),
-                                {(lo.size, lo.position): lo.residual for lo in loso[BASE]})
-                         for s, (_fits, loso) in zip(series, own)]).fit()
+    model = _report_model([Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS),
+                                  {(lo.size, lo.position): lo.residual for lo in loso[BASE]})
+                           for s, (_fits, loso) in zip(series, own)])
     for i, (s, (fits, loso)) in enumerate(zip(series, own)):
         spread = model.spread_without(i)
         s.result = SeriesResult(fits, loso, {}, sigmas[i], spread=spread)
@@ -119,8 +131,58 @@ def _fit_report(series: list) -> None:
 
 
 def _own_curves(s) -> tuple[dict[str, Fit], dict[str, list[LeftOut]]]:
-    sizes, costs = [p.size for p in s.usable], [p.cost for p in s.usable]
-    return full_fits(sizes, costs), {m: leave_one_size_out(m, sizes, costs) for m in MODELS}
+    """The series' full fits and leave-one-size-out, new containers of the memoised (frozen)
+    fits: a caller may change its dicts and lists without reaching the cache."""
+    fits, loso = _curves_of(tuple(p.size for p in s.usable), tuple(p.cost for p in s.usable))
+    return dict(fits), {m: list(lefts) for m, lefts in loso.items()}
+
+
+@lru_cache(maxsize=SERIES_CACHE)
+def _curves_of(sizes: tuple[float, ...], costs: tuple[float, ...]
+               ) -> tuple[dict[str, Fit], dict[str, tuple[LeftOut, ...]]]:
+    return full_fits(sizes, costs), {m: tuple(leave_one_size_out(m, sizes, costs)) for m in MODELS}
+
+
+def _report_model(members: list[Member]) -> ReportModel:
+    """The report's hierarchical model fitted to ``members``, or the one fitted before to the
+    same members in the same order (the same tests, configurations and departures)."""
+    key = _digest([(m.test, m.config, list(m.departures.items())) for m in members])
+    return _REPORTS.get(key, lambda: ReportModel(members).fit())
+
+
+class _Memo:
+    """The last ``size`` results of a pure computation, by a digest of its exact inputs (which
+    can be a million numbers: the digest is what is kept)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.kept: OrderedDict[bytes, object] = OrderedDict()
+
+    def get(self, key: bytes, compute):
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        value = self.kept[key] = compute()
+        if len(self.kept) > self.size:
+            self.kept.popitem(last=False)
+        return value
+
+
+def _digest(value) -> bytes:
+    """SHA-256 of the repr of a structure of strings, numbers and None: a float's repr is
+    exact (it reads back as the same float), so equal digests mean equal inputs."""
+    return hashlib.sha256(repr(value).encode()).digest()
+
+
+_REPORTS = _Memo(REPORT_CACHE)
+_FOLDS = _Memo(FOLD_CACHE)
+
+
+def forget() -> None:
+    """Empty the memos: the next fit computes everything afresh (what a new process does)."""
+    _curves_of.cache_clear()
+    _REPORTS.kept.clear()
+    _FOLDS.kept.clear()
 
 
 def _pooled_sigmas(own: list) -> list[dict[str, tuple[float | None, int]]]:
@@ -187,8 +249,8 @@ def _calibrate(series: list) -> None:
     of its own), and the intervals of its predictions."""
     scores = [_scores(s) for s in series]
     folds = min(len(series), CALIBRATION_FOLDS)
-    by_fold = [calibrate([z for j, zs in enumerate(scores) if j % folds != fold for z in zs])
-               for fold in range(folds)]
+    by_fold = [_calibrated(np.array([z for j, zs in enumerate(scores) if j % folds != fold for z in zs],
+                                    dtype=float)) for fold in range(folds)]
     for i, s in enumerate(series):
         s.result.predictive = by_fold[i % folds]
         for p in s.result.predictions.values():
@@ -199,6 +261,11 @@ def _calibrate(series: list) -> None:
                 half = p.predictive.half_width(level, p.sd)
                 half = min(half, 700.0)  # beyond, a float cannot hold the limit
                 p.limits[level] = (p.predicted * math.exp(-half), p.predicted * math.exp(half))
+
+
+def _calibrated(scores: np.ndarray) -> Predictive:
+    """calibrate(scores), or the distribution calibrated before on the same scores."""
+    return _FOLDS.get(hashlib.sha256(scores.tobytes()).digest(), lambda: calibrate(scores))
 
 
 def _scores(s) -> list[float]:

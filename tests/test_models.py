@@ -393,6 +393,34 @@ def test_a_point_s_prediction_and_interval_do_not_use_its_own_value(modelled, tm
     assert not mine_after["inside_99"] and mine_before["inside_99"]
 
 
+def test_a_refit_that_reuses_earlier_fits_equals_a_fit_from_scratch(modelled):
+    """A process memoises what it fitted (a build fits every series twice, a few points changed
+    between): after one cost of a report changed, its other series reuse their own curves but
+    the report's model is fitted again, and every row is the one a fit from nothing gives;
+    the cost changed back, the first rows come back exactly."""
+    from models.predict import forget
+    from models.tables import fit_all, load_series, model_tables
+
+    con = duckdb.connect(str(modelled), read_only=True)
+    series = load_series(con)
+    con.close()
+    first = model_tables(fit_all(series))
+    target = next(s for s in series if len(s.usable_sizes) >= 4)
+    point = target.usable[0]
+    printed = point.cost
+    point.cost = printed * 3
+    reused = model_tables(fit_all(series))
+    forget()
+    fresh = model_tables(fit_all(series))
+    assert reused == fresh
+    source = target.key["source"]
+    others = [(a, b) for a, b in zip(first[1][2], reused[1][2]) if a["series_id"] != target.series_id]
+    assert all(a == b for a, b in others if a["source"] != source)  # a source is fitted alone
+    assert any(a != b for a, b in others if a["source"] == source)  # its report's model changed
+    point.cost = printed
+    assert model_tables(fit_all(series)) == first
+
+
 def test_accuracy_per_report_and_overall_is_in_the_warehouse(mcon):
     acc = {(r[0], r[1]): r[2:] for r in rows(
         mcon, "SELECT scope, model, points, mdape_pct, inside_90_pct FROM model_accuracy")}

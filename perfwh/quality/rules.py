@@ -38,7 +38,7 @@ import duckdb
 
 from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import RULES_DIR
-from perfwh.warehouse.db import insert_rows, out_of_memory, run, single_threaded
+from perfwh.warehouse.db import insert_rows, one_transaction, out_of_memory, run, single_threaded
 
 SEVERITIES = ("error", "warning")
 RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
@@ -430,10 +430,11 @@ def write_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str
         ORDER BY o.ordinal""", params)
     run(con, DQ_RULES_DDL)
     counts = dict(run(con, "SELECT rule, count(*) FROM dq_findings GROUP BY rule"))
-    for rule in rules:
-        run(con, "INSERT INTO dq_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [rule.name, rule.severity, rule.relation, rule.compares, rule.repair, rule.summary,
-             rule.reason, f"rules/{rule.path.name}", counts.get(rule.name, 0)])
+    with one_transaction(con):  # a row a rule: one commit, not thirty
+        for rule in rules:
+            run(con, "INSERT INTO dq_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [rule.name, rule.severity, rule.relation, rule.compares, rule.repair, rule.summary,
+                 rule.reason, f"rules/{rule.path.name}", counts.get(rule.name, 0)])
     return run(con, "SELECT count(*) FROM dq_findings")[0][0]
 
 

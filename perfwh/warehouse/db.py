@@ -108,6 +108,20 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     return result.fetchall()
 
 
+@contextlib.contextmanager
+def one_transaction(con: duckdb.DuckDBPyConnection):
+    """The block's statements in one transaction (rolled back if the block fails): on a
+    database file each statement outside one is a commit of its own, and a commit waits for
+    the disk (seven hundred COMMENT statements took seconds, in one transaction a quarter)."""
+    run(con, "BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        run(con, "ROLLBACK")
+        raise
+    run(con, "COMMIT")
+
+
 def run_sql_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     run(con, Path(path).read_text(encoding="utf-8"))
 

@@ -14,7 +14,7 @@ import yaml
 
 from perfwh.core.paths import DICTIONARY, SCHEMA_DIR
 
-from .db import run, run_sql_file, sql_literal
+from .db import one_transaction, run, run_sql_file, sql_literal
 
 RAW_STAGE = "00_"  # schema files loaded before the raw data; the rest read it
 
@@ -100,13 +100,8 @@ def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY
             elif str(text).strip() != comment:
                 statements.append(f"COMMENT ON COLUMN {name}.{column} IS {sql_literal(str(text).strip())}")
     if statements:
-        run(con, "BEGIN TRANSACTION")
-        try:
+        with one_transaction(con):
             run(con, ";\n".join(statements))
-        except BaseException:
-            run(con, "ROLLBACK")
-            raise
-        run(con, "COMMIT")
     return missing
 
 
