@@ -107,7 +107,10 @@ class Visit:
         self.page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on("dialog", self._dialog)
-        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("request", self._started)
+        self.page.on("requestfinished", self._ended)
+        self.page.on("requestfailed", self._ended)
+        self.in_flight: set = set()
 
     def _route(self, route):
         url = route.request.url
@@ -124,6 +127,22 @@ class Visit:
             self.blocked.append(url)
             route.abort()
 
+    def _started(self, request):
+        self.requests.append(request.url)
+        self.in_flight.add(request)
+
+    def _ended(self, request):
+        self.in_flight.discard(request)
+
+    def wait_for_requests(self, timeout_ms: int = 30_000):
+        """Until every request the page started has been answered or refused (Playwright's
+        "networkidle" waits for half a second of quiet after that, on every page opened)."""
+        waited = 0
+        while self.in_flight:
+            assert waited < timeout_ms, f"requests still unanswered: {[r.url for r in self.in_flight]}"
+            self.page.wait_for_timeout(20)  # lets Playwright deliver the requests' events
+            waited += 20
+
     def _dialog(self, dialog):
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
@@ -134,7 +153,7 @@ class Visit:
         self.page.wait_for_function(
             "Array.from(document.querySelectorAll('.perfwh-chart')).every(e => e.hasAttribute('data-rendered'))",
             timeout=30_000)
-        self.page.wait_for_load_state("networkidle")
+        self.wait_for_requests()
         return response
 
     def charts(self) -> list[dict]:
