@@ -146,9 +146,12 @@ def _quiet_py4j() -> None:
 def _quiet_pyspark() -> None:
     """PySpark logs every error of Spark's that names where in a query it arose (as JSON on
     stderr), as it turns it into the exception that the engine reports in one line itself
-    (naming the rule's file)."""
+    (naming the rule's file). Made by PySpark's class, as PySpark would make them: it logs
+    through them with arguments only that class takes."""
+    from pyspark.logger import PySparkLogger
+
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _not_from_py4j(record: logging.LogRecord) -> bool:
