@@ -96,9 +96,16 @@ def spark_session():
     run in-process here start no second JVM. Stopped when the tests end."""
     from perfwh.quality import spark
 
+    # settings for small data (tests/spark/spark-defaults.conf says which and why)
+    previous = os.environ.get("SPARK_CONF_DIR")
+    os.environ["SPARK_CONF_DIR"] = str(Path(__file__).parent / "spark")
     session = spark.session()
     yield session
     spark.stop()
+    if previous is None:
+        os.environ.pop("SPARK_CONF_DIR", None)
+    else:
+        os.environ["SPARK_CONF_DIR"] = previous
 
 
 # -- running on several cores (pytest-xdist, `--dist loadgroup`) -----------------------------

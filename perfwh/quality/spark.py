@@ -19,17 +19,43 @@ correlated with the outer row); tests compare every rule's findings on both engi
 
 One SparkSession per process (`session`), on this machine unless a master URL is given; the
 driver binds to 127.0.0.1, the web UI is off, logs are quiet, and nothing needs the network.
+
+How a pass runs (`store_spark_findings`): each rule's query is a Spark job of its own, not
+their union - Spark plans and runs the union of the queries more than twice as slowly as the
+queries one by one (115 s against 48 s for five reports), and a rule that fails at run time is
+named by its own job. On a warehouse's data a job costs mostly what it costs whatever the
+data's size (analysis, planning, code generation, scheduling), so that cost is kept down:
+each rule is analysed once (its columns selected from the analysed frame; analysing it again
+in a wrapping query was about 11 s of a 50 s pass); a translation is made once per process
+(`to_spark` is cached: 1.7 s a pass); the views that several rules read are cached (CACHED);
+and JOBS jobs run at once, the next rules analysed meanwhile. Over the seven reports' lake
+(246 findings, the same rows), a pass took 139 then 93 CPU seconds (first and second pass in
+one process) and takes 125 then 77 with these changes alone.
+
+Spark's code generation and adaptive execution stay on (Spark's defaults): on the same lake,
+`spark.sql.codegen.wholeStage=false`, `spark.sql.codegen.factoryMode=NO_CODEGEN` and
+`spark.sql.adaptive.enabled=false` take a pass from 125/77 to 102/54 CPU seconds, and a
+check of a 25,000-row submission from 170/117 to 126/82, but the factory mode is an internal
+setting of Spark's own tests, and on more data than this, or on a cluster, compiled code is
+what pays; where the crossover lies is not measured (bench/bench_spark.py would). The tests,
+which check this module's SQL rather than Spark's code generator, run with them off
+(tests/spark/spark-defaults.conf). The CPU seconds are the process's and its JVM's,
+measured on a shared two-core machine (load 7-12), where wall times were not comparable.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
 import sys
 import tempfile
+import uuid
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 import duckdb
 
@@ -93,6 +119,7 @@ def _start(master: str):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     _quiet_py4j()
+    _quiet_pyspark()
     builder = SparkSession.builder.master(master).appName("perfwh")
     for key, value in {**SETTINGS, "spark.driver.extraJavaOptions":
                        f"-Dlog4j2.configurationFile=file:{_log_config()}"}.items():
@@ -114,6 +141,17 @@ def _quiet_py4j() -> None:
     are dropped."""
     logging.getLogger("py4j").setLevel(logging.CRITICAL + 1)
     logging.getLogger().addFilter(_not_from_py4j)
+
+
+def _quiet_pyspark() -> None:
+    """PySpark logs every error of Spark's that names where in a query it arose (as JSON on
+    stderr), as it turns it into the exception that the engine reports in one line itself
+    (naming the rule's file). Made by PySpark's class, as PySpark would make them: it logs
+    through them with arguments only that class takes."""
+    from pyspark.logger import PySparkLogger
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _not_from_py4j(record: logging.LogRecord) -> bool:
@@ -167,6 +205,7 @@ def _without_comments(text: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in text.splitlines())
 
 
+@lru_cache(maxsize=None)
 def to_spark(sql: str) -> str:
     """DuckDB SQL (a rule, a view) as Spark SQL: sqlglot's translation plus the fix-ups
     listed in the module's docstring."""
@@ -229,9 +268,12 @@ def current_views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 # Interface views Spark caches once registered (computed on first use, kept for every rule,
 # spilled to disk as needed): dq_input, which DuckDB computes once too (`rules.MATERIALISED`),
-# and dq_values, which DuckDB reads through its view cheaply but Spark would otherwise
-# recompute from Parquet for each of its rules.
-CACHED = tuple(dict.fromkeys(MATERIALISED + ("dq_values",)))
+# and dq_values, dq_claims and dq_claim_values, which DuckDB reads through its views cheaply
+# but Spark would otherwise recompute from Parquet for each rule that reads them.
+CACHED = tuple(dict.fromkeys(MATERIALISED + ("dq_values", "dq_claims", "dq_claim_values")))
+# Rules' jobs run at once: while one job's tasks run, the driver plans and schedules another
+# (the driver's share of a small job is most of it). Two to four gained about as much here.
+JOBS = 2
 
 
 def register_lake(spark, lake: Path, definitions: dict[str, str] | None = None) -> None:
@@ -263,19 +305,24 @@ def _view_query(create: str) -> str:
     return re.split(r"\bAS\b", create, maxsplit=1, flags=re.IGNORECASE)[1]
 
 
+# What a finding's columns are stored as, whatever type the rule's query gives them.
+CASTS = {"world": "BIGINT", "row_id": "BIGINT", "fact_id": "BIGINT", "source_line": "BIGINT",
+         "related_row_id": "BIGINT"}
+
+
 def rule_frame(spark, rule: Rule):
     """A Spark DataFrame of the rule's findings, FINDING_COLUMNS then its name and severity.
-    Spark analyses the query here, so a rule it cannot run is reported naming its file."""
-    casts = {"world": "BIGINT", "row_id": "BIGINT", "fact_id": "BIGINT", "source_line": "BIGINT",
-             "related_row_id": "BIGINT"}
-    columns = ", ".join(f"CAST(found.{c} AS {casts.get(c, 'STRING')}) AS {c}" for c in FINDING_COLUMNS)
+    Spark analyses the query here, once (the columns are selected from the analysed frame),
+    so a rule it cannot run is reported naming its file."""
+    from pyspark.sql import functions as F
+
     try:
-        query = to_spark(rule.query())
+        found = spark.sql(to_spark(rule.query()))
         # the rule's own suggestion where it returns one (as `rules.store_rule` stores it)
-        suggestion = (f"CAST(found.{SUGGESTION} AS STRING)" if SUGGESTION in spark.sql(query).columns
-                      else "CAST(NULL AS STRING)")
-        return spark.sql(f"SELECT {columns}, '{rule.name}' AS rule, '{rule.severity}' AS severity, "
-                         f"{suggestion} AS {SUGGESTION} FROM ({query}) AS found")
+        suggestion = F.col(SUGGESTION) if SUGGESTION in found.columns else F.lit(None)
+        return found.select(*[F.col(c).cast(CASTS.get(c, "STRING")).alias(c) for c in FINDING_COLUMNS],
+                            F.lit(rule.name).alias("rule"), F.lit(rule.severity).alias("severity"),
+                            suggestion.cast("STRING").alias(SUGGESTION))
     except RuleError:
         raise
     except Exception as err:  # a Spark AnalysisException, a sqlglot ParseError
@@ -289,25 +336,49 @@ def _first_line(err: Exception) -> str:
 def store_spark_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], lake: Path,
                          master: str | None = None) -> None:
     """Every rule run by Spark over ``lake``, the findings stored in FOUND of ``con``: each
-    rule's query a Spark job of its own, written as Parquet that DuckDB loads.
-
-    One job per rule, not their union: Spark plans and runs the union of the 27 queries more
-    than twice as slowly as the queries one by one (115 s against 48 s for the five reports
-    here), and a rule that fails at run time is named by its own job."""
+    rule's query a Spark job of its own (JOBS at a time; the module's docstring says why),
+    written as Parquet that DuckDB loads."""
     spark = session(master)
     register_lake(spark, lake, current_views(con))
     create_found(con)
     try:
-        frames = [(rule, rule_frame(spark, rule)) for rule in rules]
         with tempfile.TemporaryDirectory(prefix="perfwh-spark-findings-") as tmp:
-            for rule, frame in frames:
-                target = Path(tmp) / rule.name
-                try:
-                    frame.write.parquet(str(target))
-                except Exception as err:
-                    raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
-            if any(Path(tmp).glob("*/*.parquet")):
+            # each rule analysed here while the jobs of those before it run
+            write_parquet(spark, ((rule, rule_frame(spark, rule)) for rule in rules), Path(tmp))
+            # in the rules' order, each rule's files in Spark's order: the order of loading is
+            # fixed, whichever job finished first
+            files = sorted(str(p) for p in Path(tmp).glob("*/*.parquet"))
+            if files:
                 run(con, f"INSERT INTO {FOUND} SELECT {', '.join(FINDING_COLUMNS)}, rule, severity, "
-                         f"{SUGGESTION}, NULL FROM read_parquet({sql_literal(str(Path(tmp) / '*' / '*.parquet'))})")
+                         f"{SUGGESTION}, NULL FROM read_parquet([{', '.join(map(sql_literal, files))}])")
     finally:
         unregister_lake(spark)
+
+
+def write_parquet(spark, frames: Iterable[tuple[Rule, object]], folder: Path) -> None:
+    """Each (rule, frame) written as Parquet to ``folder``/<rule name>, JOBS jobs at a time,
+    each submitted as ``frames`` yields it. The rule named when one fails is the same whichever
+    job ends first: the first in ``frames`` that Spark cannot analyse, else the first whose job
+    fails; the jobs still running are cancelled then, as they are on Ctrl-C or SIGTERM."""
+    group = f"perfwh-rules-{uuid.uuid4().hex}"
+
+    def write(rule: Rule, frame) -> None:
+        spark.sparkContext.setJobGroup(group, f"perfwh rule {rule.name}")
+        try:
+            frame.write.parquet(str(folder / rule.name))
+        except Exception as err:
+            raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
+
+    with ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="perfwh-spark") as pool:
+        futures = []
+        try:
+            for rule, frame in frames:
+                futures.append(pool.submit(write, rule, frame))
+            for future in futures:  # in order: the first failing rule is the one named
+                future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            with contextlib.suppress(Exception):  # the error or the stop is what is reported
+                spark.sparkContext.cancelJobGroup(group)
+            raise
