@@ -60,8 +60,8 @@ def _stop(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     previous = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
     _SIGNALLED.clear()
-    command = "perfwh"
     _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
+    command = _named_command(_ARGV)
     args = None
     try:
         args = make_parser().parse_args(argv)
@@ -120,6 +120,13 @@ def _unforeseen(command: str, args, err: Exception) -> int:
     return _failed(command, args, f"unexpected {type(err).__name__}"
                    + (f": {detail[0]}" if detail else "")
                    + " (a fault of perfwh's; `perfwh -v ...` shows where)", EXIT_FAILED)
+
+
+def _named_command(argv: list[str]) -> str:
+    """"perfwh COMMAND" as the arguments name it (the only option before a command is -v): a
+    stop that arrives while the parser is still being built names the command too."""
+    words = [a for a in argv if not a.startswith("-")]
+    return f"perfwh {words[0]}" if words else "perfwh"
 
 
 def _stopped(command: str, args, terminated: bool) -> int:
