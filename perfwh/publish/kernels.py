@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import tempfile
 import threading
 from typing import Any, Awaitable, Callable
@@ -26,17 +27,54 @@ async def execute_notebook(client, **kwargs):
     """
     from nbclient.exceptions import DeadKernelError
 
-    with tempfile.TemporaryFile(mode="w+b") as stderr:
+    client.kernel_manager_class = _launch_recording_manager()
+    manager = client.create_kernel_manager()
+    with tempfile.TemporaryFile(mode="w+b") as log:
         try:
-            return await client.async_execute(stderr=stderr, **kwargs)
+            # the kernel's stdout too: a kernel must not hold our caller's pipe open
+            return await client.async_execute(stdout=log, stderr=log, **kwargs)
         except DeadKernelError as err:
-            stderr.seek(0)
-            tail = stderr.read().decode("utf-8", "replace")[-2000:]
+            log.seek(0)
+            tail = log.read().decode("utf-8", "replace")[-2000:]
             raise KernelDied(f"the Jupyter kernel died: {err}\n{tail}") from None
         finally:
             atexit.unregister(client._cleanup_kernel)
-            if client.km is not None:
-                await _shut_down(client)
+            try:
+                if client.km is not None:
+                    await _shut_down(client)
+            finally:
+                _end_process(manager.launched)
+
+
+@functools.cache
+def _launch_recording_manager():
+    """jupyter_client's kernel manager, remembering the process it launched.
+
+    Why: a run stopped at the wrong moment (between nbclient's clean-up steps, or while the
+    kernel was still starting) could leave a kernel behind that jupyter_client no longer
+    counted as running - seen as a kernel hung in its own exit, orphaned, after the command
+    had ended. Whatever the bookkeeping says, the process we launched is ended by us."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class LaunchRecordingKernelManager(AsyncKernelManager):
+        launched = None
+
+        async def start_kernel(self, **kwargs):
+            try:
+                return await super().start_kernel(**kwargs)
+            finally:
+                self.launched = getattr(self.provisioner, "process", None)
+
+    return LaunchRecordingKernelManager
+
+
+def _end_process(process) -> None:
+    """Kill ``process`` (a kernel's Popen) if it still runs, and reap it."""
+    if process is not None and process.poll() is None:
+        with contextlib.suppress(OSError):
+            process.kill()
+        with contextlib.suppress(Exception):
+            process.wait(timeout=10)
 
 
 async def _shut_down(client) -> None:
