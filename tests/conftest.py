@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from support import extra, memory_tmp
+from support import cpu_profile, extra, memory_tmp
 
 memory_tmp.install()  # before pytest makes its temporary folders
 extra.install()  # $PERFWH_EXTRA_FAMILY: a family added to the whole suite, before perfwh loads
@@ -22,6 +22,10 @@ extra.register_expected()
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
 
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
+
+
+def pytest_configure(config):
+    cpu_profile.install(config)  # $PERFWH_TEST_CPU: CPU seconds per test
 
 
 @pytest.fixture(scope="session")

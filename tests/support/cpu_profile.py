@@ -1,0 +1,70 @@
+"""CPU seconds per test, for profiling the suite (`PERFWH_TEST_CPU=FOLDER make test`).
+
+On two cores under pytest-xdist a test's wall time says as much about what the other worker
+ran beside it as about the test: the run is CPU-bound, and its length is the CPU its tests
+use, divided by the cores. So this counts, per test (setup, call and teardown), the CPU of
+the worker process and of every process it started - the `perfwh` commands it ran and
+waited for, and the ones still running: Spark's JVM, Chromium, Jupyter kernels (from /proc,
+Linux only). Each worker appends ``nodeid<TAB>cpu_s<TAB>wall_s`` lines to its own file in
+FOLDER; `bench/test_durations.py --cpu FOLDER` sums them per test and per file.
+
+A process that started before a test and ended during it is counted whole at its end (its
+parent's wait adds its CPU to the children's account): a small overcount, on that test.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import time
+from pathlib import Path
+
+import pytest
+
+ENV = "PERFWH_TEST_CPU"
+
+
+def _live_descendants_cpu(root: int) -> float:
+    """utime + stime (and their reaped children's) of the live processes below ``root``."""
+    children: dict[int, list[tuple[int, int]]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after the command's name: state, ppid, ..., utime, stime, cutime, cstime (11-14)
+        ticks = sum(int(f) for f in fields[11:15])
+        children.setdefault(int(fields[1]), []).append((int(entry.name), ticks))
+    total, stack = 0, [root]
+    while stack:
+        for pid, ticks in children.get(stack.pop(), []):
+            total += ticks
+            stack.append(pid)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_now() -> float:
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu(os.getpid())
+
+
+class CpuProfile:
+    def __init__(self, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        self.out = (folder / f"{worker}.tsv").open("a", encoding="utf-8")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        cpu, wall = _cpu_now(), time.monotonic()
+        yield
+        self.out.write(f"{item.nodeid}\t{_cpu_now() - cpu:.3f}\t{time.monotonic() - wall:.3f}\n")
+        self.out.flush()
+
+
+def install(config) -> None:
+    """Register the profile when $PERFWH_TEST_CPU names a folder."""
+    folder = os.environ.get(ENV)
+    if folder and Path("/proc/self/stat").exists():
+        config.pluginmanager.register(CpuProfile(Path(folder)), "perfwh-cpu-profile")
