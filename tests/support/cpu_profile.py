@@ -65,6 +65,10 @@ class CpuProfile:
 
 def install(config) -> None:
     """Register the profile when $PERFWH_TEST_CPU names a folder."""
-    folder = os.environ.get(ENV)
+    if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
+        return  # pytest-xdist's controller: its workers, started after this, run the tests
+    # taken out of the environment where the tests run: a test that runs pytest itself (the
+    # fixture family's) would otherwise profile its run too, and count its CPU twice
+    folder = os.environ.pop(ENV, None)
     if folder and Path("/proc/self/stat").exists():
         config.pluginmanager.register(CpuProfile(Path(folder)), "perfwh-cpu-profile")
