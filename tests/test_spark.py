@@ -105,21 +105,41 @@ def test_the_spark_build_commits_the_lake_it_read(five_reports):
 LARGE = 5_000
 
 
-@pytest.mark.slow
-def test_spark_and_duckdb_give_the_same_findings_on_a_large_submission(
-        tmp_path, built_warehouse, spark_session):
-    from perfwh.stages.check import check
+@pytest.fixture(scope="module")
+def large_checked(tmp_path_factory, built_warehouse, spark_session) -> dict[str, dict]:
+    """The large submission checked as a user checks it, `perfwh check --json` (in-process,
+    on the shared Spark session), once on each engine: its status, its output (the findings
+    as JSON) and its summary. A pass of the rules on Spark costs about a minute of CPU here,
+    so the command line's test and the findings' parity share these two runs."""
+    import contextlib
+    import io
+    import json
 
-    path = synthetic.write(tmp_path / "synthetic-large.csv", LARGE)
-    by_engine = {}
+    from perfwh.cli import main
+
+    path = synthetic.write(tmp_path_factory.mktemp("large") / "synthetic-large.csv", LARGE)
+    runs = {}
     for engine in ("duckdb", "spark"):
-        result = check(path, warehouse=built_warehouse, engine=engine)
-        by_engine[engine] = [(f["rule"], f["source"], f["source_line"], f["metric"], f["message"],
-                              f["suggested_value"]) for f in result.findings]
-        assert result.rows == LARGE
-    assert len(by_engine["duckdb"]) >= LARGE // synthetic.TYPO_EVERY  # the planted typos
-    assert {f[:4] for f in by_engine["spark"]} == {f[:4] for f in by_engine["duckdb"]}
-    assert by_engine["spark"] == by_engine["duckdb"]
+        printed, said = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+            status = main(["check", str(path), "--db", str(built_warehouse), "--engine", engine, "--json"])
+        runs[engine] = {"status": status, "stdout": printed.getvalue(), "stderr": said.getvalue(),
+                        "findings": json.loads(printed.getvalue())}
+    return runs
+
+
+@pytest.mark.slow
+def test_spark_and_duckdb_give_the_same_findings_on_a_large_submission(large_checked):
+    by_engine = {engine: run["findings"] for engine, run in large_checked.items()}
+    for run in large_checked.values():
+        assert f"{LARGE} rows" in run["stderr"]
+    duck = by_engine["duckdb"]
+    assert len(duck) >= LARGE // synthetic.TYPO_EVERY  # the planted typos
+    assert any(f["rule"] == "model_residual" for f in duck)  # the fitted models' rule too
+    assert any(f["suggested_value"] for f in duck)  # and the typo repair's suggestions
+    key = ("rule", "file", "line", "metric")
+    assert {tuple(f[k] for k in key) for f in by_engine["spark"]} == {tuple(f[k] for k in key) for f in duck}
+    assert by_engine["spark"] == duck  # messages, suggestions and ids included, in order
 
 
 @pytest.mark.slow
@@ -136,22 +156,13 @@ def test_a_rule_spark_cannot_run_is_reported_naming_its_file(tmp_path, spark_ses
 
 
 @pytest.mark.slow
-def test_check_engine_spark_on_the_command_line(tmp_path, built_warehouse, spark_session, capsys):
-    """`perfwh check --engine spark` (run in-process, on the shared session) prints the
-    DuckDB engine's lines and exit status."""
-    from perfwh.cli import main
-
-    bad = tmp_path / "one.csv"
-    bad.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
-                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
-                   "cpu_ms_per_msg\nIIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,"
-                   "flow_copies,,,13662.3,94.0,5.5\n")
-    outputs = {}
-    for engine in ("duckdb", "spark"):
-        status = main(["check", str(bad), "--db", str(built_warehouse), "--engine", engine])
-        outputs[engine] = (status, capsys.readouterr().out)
-    assert outputs["spark"] == outputs["duckdb"]
-    assert outputs["spark"][0] == 1 and "(suggest 1362.3)" in outputs["spark"][1]
+def test_check_engine_spark_on_the_command_line(large_checked):
+    """`perfwh check --engine spark` prints what the DuckDB engine prints, the summary on
+    stderr too, and ends with its status (1: the planted typos are errors)."""
+    duck, spark = large_checked["duckdb"], large_checked["spark"]
+    assert (spark["status"], spark["stdout"], spark["stderr"]) == (duck["status"], duck["stdout"], duck["stderr"])
+    assert spark["status"] == 1
+    assert [f for f in spark["findings"] if f["severity"] == "error" and f["suggested_value"]]
 
 
 @pytest.mark.slow
