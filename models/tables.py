@@ -412,7 +412,7 @@ ACCURACY_SQL = """
 CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2));
 CREATE TABLE model_accuracy AS
 WITH p AS (
-    SELECT source, series_id, excluded, extrapolated, inside_90, inside_99, rate_ape_pct,
+    SELECT source, series_id, measurement_id, excluded, extrapolated, inside_90, inside_99, rate_ape_pct,
            observed_msg_rate, rate_from_observed_cost, observed_cpu_ms_per_msg AS obs,
            predicted_cpu_ms_per_msg AS chosen, predicted_linear_cpu_ms_per_msg AS linear,
            predicted_power_cpu_ms_per_msg AS power, lower_90, upper_90, lower_99, upper_99
@@ -455,8 +455,12 @@ SELECT
         pct(median((upper_90 - lower_90) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_90_pct,
     CASE WHEN model = 'chosen' THEN
         pct(median((upper_99 - lower_99) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_99_pct,
-    CASE WHEN model = 'chosen' THEN avg(score_90) FILTER (WHERE NOT excluded) END AS interval_score_90,
-    CASE WHEN model = 'chosen' THEN avg(score_99) FILTER (WHERE NOT excluded) END AS interval_score_99,
+    -- a sum of doubles in a fixed order: the parallel order of a plain avg changed the last
+    -- digits between a build and the same rows filed one by one
+    CASE WHEN model = 'chosen' THEN avg(score_90 ORDER BY series_id, measurement_id)
+                                    FILTER (WHERE NOT excluded) END               AS interval_score_90,
+    CASE WHEN model = 'chosen' THEN avg(score_99 ORDER BY series_id, measurement_id)
+                                    FILTER (WHERE NOT excluded) END               AS interval_score_99,
     CASE WHEN model = 'chosen' THEN
         count(*) FILTER (WHERE NOT excluded AND (lower_90 < lower_99 OR upper_90 > upper_99))::INTEGER
     END                                                                     AS wider_90_than_99,

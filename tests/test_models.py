@@ -777,3 +777,24 @@ def test_refitted_series_match_model_fits_and_curves_span_the_measured_sizes(mco
         assert points[0]["message_size_bytes"] == pytest.approx(row["min_size_bytes"])
         assert points[-1]["message_size_bytes"] == pytest.approx(row["max_size_bytes"])
         assert all(p["lower"] < p["predicted_cpu_ms_per_msg"] < p["upper"] for p in points)
+
+
+@pytest.mark.parametrize("order", ["series_id DESC, measurement_id DESC", "hash(measurement_id)"])
+def test_model_accuracy_does_not_depend_on_the_order_of_the_predictions(built_warehouse, order):
+    """The interval scores are means of doubles: summed in the order the rows lie, their last
+    digits changed between a build and the same rows filed one by one (bench_filing's
+    full-refresh = incremental check). The same predictions in another order give the same
+    table, bit for bit."""
+    from models.tables import ACCURACY_SQL
+
+    def accuracy(row_order: str) -> list[tuple]:
+        con = duckdb.connect()
+        try:
+            con.execute(f"ATTACH '{built_warehouse}' AS wh (READ_ONLY)")
+            con.execute(f"CREATE TABLE model_predictions AS SELECT * FROM wh.model_predictions ORDER BY {row_order}")
+            con.execute(ACCURACY_SQL)
+            return con.sql("SELECT * FROM model_accuracy ORDER BY ALL").fetchall()
+        finally:
+            con.close()
+
+    assert accuracy(order) == accuracy("series_id, measurement_id")
