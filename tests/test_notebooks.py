@@ -149,7 +149,7 @@ def test_a_kernel_that_fails_to_start_leaves_no_exit_hook_behind():
 KERNEL_BOOKKEEPING_LOST = '''
 import asyncio
 import os
-from pathlib import Path
+import sys
 import nbformat
 from nbclient import NotebookClient
 from perfwh.publish.kernels import execute_notebook
@@ -161,20 +161,10 @@ NotebookClient._async_cleanup_kernel = loses_count
 nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
 asyncio.run(execute_notebook(NotebookClient(nb, kernel_name="python3")))
 
-def kernels():
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            stat = (proc / "stat").read_text()
-            cmdline = (proc / "cmdline").read_bytes()
-        except (OSError, ValueError):
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"ipykernel" in cmdline:
-            state = stat.rsplit(")", 1)[1].split()[0]
-            found.append((proc.name, state))
-    return found
+sys.path.insert(0, "tests")
+from support.processes import alive, kernels_of
 
-print("kernels left:", kernels())
+print("kernels left:", [k for k in kernels_of(os.getpid()) if alive(k)])
 '''
 
 

@@ -19,6 +19,7 @@ from perfwh.core.commit import JOURNAL, recover
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
 from perfwh.warehouse.lake import duckdb_scan
+from support.processes import alive, kernels_of
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -496,32 +497,9 @@ def test_size_refuses_impossible_rates_with_valid_json(built_warehouse, rate):
 
 # -- the stages that run Jupyter kernels stop like every other ----------------------------
 
-def kernels_of(pid: int) -> set[int]:
-    """The Jupyter kernels the process ``pid`` started (its children running ipykernel)."""
-    found = set()
-    for proc in Path("/proc").iterdir():
-        try:
-            stat = (proc / "stat").read_text()
-            cmdline = (proc / "cmdline").read_bytes()
-        except (OSError, ValueError):
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"ipykernel" in cmdline:
-            found.add(int(proc.name))
-    return found
-
-
 def waiting_for_the_lock(line: str, command: str) -> bool:
     return (line.startswith(f"perfwh {command}: waiting for ")
             or (line.startswith(f"perfwh {command}: the lock is free after ") and line.endswith("going on")))
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.slow
