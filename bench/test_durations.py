@@ -23,13 +23,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def without_group(name: str) -> str:
+    """A test's name without the "@group" pytest-xdist's loadgroup appends to it."""
+    head, at, group = name.rpartition("@")
+    return head if at and "]" not in group else name
+
+
 def cases(path: Path) -> list[tuple[str, str, float]]:
     """(file, test name, seconds) of every test case of the report."""
     out = []
     for case in ET.parse(path).getroot().iter("testcase"):
         module = case.get("classname", "").split(".")
         file = "/".join(module[:2]) + ".py" if len(module) >= 2 else case.get("file", "?")
-        out.append((file, case.get("name", "?"), float(case.get("time", 0) or 0)))
+        out.append((file, without_group(case.get("name", "?")), float(case.get("time", 0) or 0)))
     return out
 
 
@@ -40,7 +46,7 @@ def cpu_cases(folder: Path) -> list[tuple[str, str, float]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             nodeid, cpu, _wall = line.rsplit("\t", 2)
             file, _, name = nodeid.partition("::")
-            out.append((file, name, float(cpu)))
+            out.append((file, without_group(name), float(cpu)))
     return out
 
 

@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from support import cpu_profile, extra, memory_tmp
+from support import cpu_profile, extra, memory_tmp, xdist_groups
 
 memory_tmp.install()  # before pytest makes its temporary folders
 extra.install()  # $PERFWH_EXTRA_FAMILY: a family added to the whole suite, before perfwh loads
@@ -26,6 +26,7 @@ ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 
 def pytest_configure(config):
     cpu_profile.install(config)  # $PERFWH_TEST_CPU: CPU seconds per test
+    xdist_groups.install(config)  # --dist loadgroup's groups, lost under pytest 9
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +118,9 @@ def spark_session():
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     _keep_module_fixtures_on_one_worker(items)
-    if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", "no") != "no":
+    # collection happens in xdist's workers (where `dist` reads "no"); the order of their
+    # items is the order in which the controller hands out the work units
+    if getattr(config.option, "loadgroup", False):
         _longest_first(items)
 
 
@@ -141,8 +144,7 @@ def _longest_first(items) -> None:
     the order is the collection's. Needs `--no-loadscope-reorder`, or xdist orders the units
     by their number of tests."""
     def unit(item):
-        mark = item.get_closest_marker("xdist_group")
-        return mark.args[0] if mark else item.nodeid
+        return xdist_groups.group_of(item) or item.nodeid
 
     slow_units = {unit(i) for i in items if i.get_closest_marker("slow")}
     items.sort(key=lambda i: unit(i) not in slow_units)  # stable: in-unit order is kept
