@@ -233,7 +233,7 @@ def fit_all(series: list[Series]) -> ModelRun:
 
         # One BLAS thread: the fits are many small matrices, where a second thread only
         # waits and spins (a 10,000-row add: 47 s either way on an idle machine, but 72 s
-        # of CPU instead of 47, and 546 s instead of 62 with the other core busy).
+        # of CPU instead of 47; with the other core busy 55 s, where two threads took 546 s).
         with threadpool_limits(limits=1, user_api="blas"):
             fit_reports(fitted)
     return ModelRun(fitted, unfitted)

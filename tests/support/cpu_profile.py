@@ -20,33 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from .processes import descendants_cpu
+
 ENV = "PERFWH_TEST_CPU"
-
-
-def _live_descendants_cpu(root: int) -> float:
-    """utime + stime (and their reaped children's) of the live processes below ``root``."""
-    children: dict[int, list[tuple[int, int]]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # after the command's name: state, ppid, ..., utime, stime, cutime, cstime (11-14)
-        ticks = sum(int(f) for f in fields[11:15])
-        children.setdefault(int(fields[1]), []).append((int(entry.name), ticks))
-    total, stack = 0, [root]
-    while stack:
-        for pid, ticks in children.get(stack.pop(), []):
-            total += ticks
-            stack.append(pid)
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_now() -> float:
     reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu(os.getpid())
+    return time.process_time() + reaped.ru_utime + reaped.ru_stime + descendants_cpu(os.getpid())
 
 
 class CpuProfile:
