@@ -19,6 +19,7 @@ import yaml
 from ingest import submission
 from ingest.reader import read_lines
 from ingest.text import clean_text
+from perfwh.core import yamltext
 from perfwh.core.paths import RAW_DIR
 from perfwh.warehouse.sources import find_raw
 
@@ -113,7 +114,7 @@ def _list(value: Any, where: str) -> list:
 def load(path: Path = MAPPING) -> Mapping:
     """The mapping file, checked for shape; a problem is one line naming the file and entry."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        data = yamltext.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as err:
         raise MappingError(f"{path}: cannot read the mapping: {err}".splitlines()[0]) from None
     if not isinstance(data, dict):

@@ -10,8 +10,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import duckdb
-import yaml
 
+from perfwh.core import yamltext
 from perfwh.core.paths import DICTIONARY, SCHEMA_DIR
 
 from .db import one_transaction, run, run_sql_file, sql_literal
@@ -70,7 +70,7 @@ def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: Path = DICTIONARY
     own is a commit, and a commit waits for the disk (an add re-documents a warehouse whose
     comments are nearly all in place already).
     """
-    spec = yaml.safe_load(Path(dictionary).read_text(encoding="utf-8"))
+    spec = yamltext.safe_load(Path(dictionary).read_text(encoding="utf-8"))
     relations = spec["relations"]
     columns = spec["columns"]
     missing, statements = [], []

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import yaml
 
+from perfwh.core import yamltext
+
 REQUIRED = ("file", "family", "sha256", "title", "published", "origin", "retrieved")
 # A report's products and platforms are facts the manifest records; a CSV submission states
 # its own in its rows (the submission reader derives them), so its entry carries none.
@@ -51,7 +53,7 @@ class ReportSource:
 
 def load_manifest(path: Path) -> list[ReportSource]:
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yamltext.safe_load(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
         raise SourceError(f"{path}: cannot read the manifest: {err.strerror}") from None
     except UnicodeDecodeError as err:
@@ -149,7 +151,7 @@ def with_retired(manifest_text: str, file: str, by: str, on: str) -> str:
     lines = manifest_text.split("\n")
     for number, line in enumerate(lines):
         match = re.match(r"^(\s*)- file:\s*(.+?)\s*$", line)
-        if match and yaml.safe_load(match.group(2)) == file:
+        if match and yamltext.safe_load(match.group(2)) == file:
             value = yaml.safe_dump({"by": by, "on": on}, default_flow_style=True,
                                    allow_unicode=True, width=1000).strip()
             lines.insert(number + 1, f"{match.group(1)}  retired: {value}")

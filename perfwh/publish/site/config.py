@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from perfwh.core import yamltext
 from perfwh.core.paths import PROJECT_ROOT
 
 CONFIG_NAME = "_quarto.yml"
@@ -98,7 +99,7 @@ def merge(base, extra):
 
 def _read_yaml(path: Path, missing_ok: bool = False) -> dict:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yamltext.safe_load(path.read_text(encoding="utf-8")) or {}
     except FileNotFoundError:
         if missing_ok:  # as Quarto does for a metadata file that is not there (yet)
             return {}

@@ -32,6 +32,7 @@ from typing import Callable
 
 import yaml
 
+from perfwh.core import yamltext
 from perfwh.publish.html import anchor_id, esc, raw_html_block
 from perfwh.publish.pages import common
 from perfwh.publish.kernels import KernelDied, execute_notebook, run_stoppably
@@ -81,7 +82,7 @@ def parse_qmd(path: Path) -> Page:
         for i in range(1, len(lines)):
             if lines[i].strip() in ("---", "..."):
                 try:
-                    meta = yaml.safe_load("\n".join(lines[1:i])) or {}
+                    meta = yamltext.safe_load("\n".join(lines[1:i])) or {}
                 except yaml.YAMLError as err:
                     raise SiteError(f"{path}:1: front matter is not valid YAML: {err}") from None
                 if not isinstance(meta, dict):
@@ -123,7 +124,7 @@ def parse_qmd(path: Path) -> Page:
             else:
                 code.append(b)
         try:
-            options = yaml.safe_load("\n".join(option_lines)) or {}
+            options = yamltext.safe_load("\n".join(option_lines)) or {}
         except yaml.YAMLError as err:
             raise SiteError(f"{path}:{open_line}: cell options (#|) are not valid YAML: {err}") from None
         if not isinstance(options, dict):
