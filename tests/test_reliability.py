@@ -19,7 +19,7 @@ from perfwh.core.commit import JOURNAL, recover
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
 from perfwh.warehouse.lake import duckdb_scan
-from support.processes import alive, kernels_of
+from support.processes import alive, catches, kernels_of
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -136,62 +136,112 @@ def test_add_is_whole_and_a_second_writer_cleans_up(small_box):
     assert again.returncode == 1 and "already filed" in again.stderr
 
 
-KILL_POINTS = 24  # spread over a whole add, each part of the test taking every PARTS-th
+def staged(target: Path, pid: int) -> Path:
+    """Where a writer with process id ``pid`` stages ``target`` (perfwh.core.files)."""
+    return target.with_name(f".{target.name}.tmp-{pid}")
+
+
+def add_phases(box: dict, path: Path, pid: int) -> list[tuple[str, object]]:
+    """The phases of an add of ``path`` by process ``pid``, in the order it passes them, each
+    with a test of whether it has begun (what the add has written so far shows it): launched
+    (the interpreter starting), starting (perfwh's imports, the lock: its handlers for Ctrl-C
+    and SIGTERM are set), checking on a copy of the warehouse, staging the manifest and the
+    lake, staging the raw file, then the commit - the journal, the renames."""
+    curated, raw = box["db"].parent, box["raw"]
+    def exists(p):
+        return lambda: p.exists()
+    return [("launched", lambda: True),
+            ("starting", lambda: catches(pid, signal.SIGTERM)),
+            ("checking", exists(staged(box["db"], pid))),
+            ("manifest staged", exists(staged(box["sources"], pid))),
+            ("lake staged", exists(staged(curated / "lake", pid))),
+            ("raw file staged", exists(staged(raw / "submissions" / path.name, pid))),
+            ("journal written", exists(curated / JOURNAL)),
+            ("renamed", exists(raw / "submissions" / path.name))]
+
+
+def run_add_until(box: dict, path: Path, phase: str | None, delay: float = 0.0):
+    """Start an add of ``path``; once it has entered ``phase`` (None: never), wait ``delay``
+    seconds. Returns (the running process or None if it ended first, {phase: seconds after the
+    start at which it was first seen})."""
+    proc = start_add(box, path)
+    started = time.monotonic()
+    phases, seen = add_phases(box, path, proc.pid), {}
+    while proc.poll() is None:
+        for name, begun in phases:
+            if name not in seen and begun():
+                seen[name] = time.monotonic() - started
+        if phase in seen:
+            time.sleep(delay)
+            return (proc if proc.poll() is None else None), seen
+        time.sleep(0.001)
+    proc.communicate()
+    assert proc.returncode == 0, f"add ended with status {proc.returncode}"
+    return None, seen
+
+
+# Each phase of an add is hit by SIGKILL and by SIGINT, at its start (the check also halfway
+# through) - except the interpreter's own start, where Ctrl-C is Python's (a traceback, no
+# handler of perfwh's is set yet): there SIGKILL only, 0.05 s in. The parts of the test, which
+# run side by side, take every PARTS-th (phase, delay, signal).
+KILL_AT = [("launched", 0.05, signal.SIGKILL), ("starting", 0.0, signal.SIGINT)] + [
+    (phase, fraction, sig) for phase, fraction in (
+        ("checking", 0.0), ("checking", 0.5), ("manifest staged", 0.0), ("lake staged", 0.0),
+        ("raw file staged", 0.0), ("journal written", 0.0), ("renamed", 0.0))
+    for sig in (signal.SIGKILL, signal.SIGINT)]
 PARTS = 3
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("part", range(PARTS))
 def test_add_killed_anywhere_lands_all_or_nothing(small_box, part):
-    """SIGKILL and SIGINT, alternating, at 24 points spread over a whole add (each part of the
-    test takes every third, so that the parts run side by side and each still spans the whole
-    add); each time the result is the whole submission or nothing, and the next add works."""
+    """SIGKILL and SIGINT in every phase of an add (as the files it has staged show it); each
+    time the result is the whole submission or nothing, and the next add works."""
     box = small_box
-    timing = submission(box["tmp"] / "timing.csv", "timing box")
-    started = time.monotonic()
-    assert perfwh(box, "add", timing).returncode == 0
-    # how long an add takes: the longest seen so far, so that the points keep spanning a whole
-    # add when the machine is busier than during the first one
-    duration = time.monotonic() - started
+    # an add not stopped: when its phases begin (the halfway point of the check comes from it)
+    _, timing = run_add_until(box, submission(box["tmp"] / "timing.csv", "timing box"), None)
+    order = [name for name, _ in add_phases(box, Path("x"), 0)]
+    assert list(timing) == [name for name in order if name in timing]  # a short phase may pass unseen
+    check_takes = timing["manifest staged"] - timing["checking"]
     seen = {"whole": 0, "nothing": 0}
-
-    def fraction(i):  # where in an add point i falls; past the points: later and later
-        if i < KILL_POINTS:
-            return 1.15 * i / (KILL_POINTS - 1)
-        return 1.15 * 1.5 ** (i - KILL_POINTS + 1)
-
-    points = list(range(part, KILL_POINTS, PARTS))
-    extra = KILL_POINTS
-    while points:
-        i = points.pop(0)
-        delay = 0.05 + duration * fraction(i)
+    for i, (phase, fraction, sig) in list(enumerate(KILL_AT))[part::PARTS]:
         path = submission(box["tmp"] / f"trial-{i:02d}.csv", f"trial box {i}")
         before = state(box)
-        proc = start_add(box, path)
-        time.sleep(delay)
-        sig = signal.SIGKILL if i % 2 == 0 else signal.SIGINT
-        proc.send_signal(sig)
-        _out, err = proc.communicate(timeout=120)
-        if sig == signal.SIGINT:
-            assert proc.returncode in (0, 130), err
-            assert "Traceback" not in err
-            if proc.returncode == 130:
-                assert err.strip().splitlines()[-1].startswith("perfwh add: interrupted")
+        delay = fraction * (check_takes if phase == "checking" else 1.0)
+        proc, _ = run_add_until(box, path, phase, delay)
+        if proc is not None:  # still running (a short phase may end before it is seen)
+            proc.send_signal(sig)
+            _out, err = proc.communicate(timeout=120)
+            if sig == signal.SIGINT:
+                assert proc.returncode in (0, 130), err
+                assert "Traceback" not in err
+                if proc.returncode == 130:
+                    assert err.strip().splitlines()[-1].startswith("perfwh add: interrupted")
         result = outcome(box, path, before)
         seen[result] += 1
+        expected = "whole" if phase in ("journal written", "renamed") or proc is None else None
+        assert expected in (None, result), f"{phase}: {result}, past the commit point"
         if result == "nothing":  # the next add works, and files it whole
             before = state(box)
-            started = time.monotonic()
             done = perfwh(box, "add", path)
-            duration = max(duration, time.monotonic() - started)
             assert done.returncode == 0, done.stderr
             assert outcome(box, path, before) == "whole"
-        # a machine busier than during the timing add can push every point before the commit:
-        # then later points follow (at most five), so that both sides of it are still hit
-        if not points and not seen["whole"] and extra < KILL_POINTS + 5:
-            points.append(extra)
-            extra += 1
-    assert seen["whole"] and seen["nothing"], seen  # the points covered both sides of the commit
+    assert seen["whole"] and seen["nothing"], seen  # both sides of the commit were hit
+
+
+@pytest.mark.parametrize("sig, status, word", [(signal.SIGINT, 130, "interrupted"),
+                                               (signal.SIGTERM, 143, "terminated")])
+def test_a_stop_while_the_command_imports_is_one_line(sig, status, word):
+    """From the moment the command's package is imported, before `main` has set its handlers,
+    a stop ends at once with one line and the status of a stop; a program that imports the
+    package keeps its own handlers."""
+    as_command = (f"import sys; sys.argv = ['-m', 'add', 'x.csv']; import os, signal, time, perfwh.cli; "
+                  f"os.kill(os.getpid(), {int(sig)}); time.sleep(30)")
+    done = subprocess.run([sys.executable, "-c", as_command], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (status, f"perfwh add: {word} (before it began)\n")
+    as_library = "import signal, perfwh.cli; print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)"
+    assert subprocess.run([sys.executable, "-c", as_library], capture_output=True, text=True,
+                          check=True).stdout == "True\n"
 
 
 @pytest.mark.slow

@@ -2,19 +2,38 @@
 
 Each subcommand imports what it needs when it runs, so that a quick command (sql, check) does
 not pay for the imports of a slow one (GX, notebooks). Even the subcommand modules are imported
-inside `main`, so that a Ctrl-C at any point after the interpreter started ends with one line.
+inside `main`, so that a Ctrl-C at any point after the interpreter started importing this
+package ends with one line (before that, in Python's own start-up, Ctrl-C is Python's).
 """
 from __future__ import annotations
 
-import argparse
-import logging
+import os
 import signal
 import sys
 
-from perfwh.core.interrupts import interrupted
-from perfwh.core.paths import NotAWarehouse
 
-from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE,
+def _stopped_while_starting(signum: int, frame) -> None:
+    """Ctrl-C or SIGTERM while the command is still importing, before `main` sets its own
+    handlers: nothing has been done yet, so one line and the status of a stop, at once."""
+    words = [a for a in sys.argv[1:] if not a.startswith("-")]
+    stop = "terminated" if signum == signal.SIGTERM else "interrupted"
+    os.write(2, f"perfwh{' ' + words[0] if words else ''}: {stop} (before it began)\n".encode())
+    os._exit(128 + signum)
+
+
+# The command itself (`python -m perfwh.cli`: argv[0] is "-m" while the package imports; the
+# `perfwh` script), not a program importing it: stops from here on end with one line.
+if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "perfwh":
+    for _signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_signum, _stopped_while_starting)
+
+import argparse  # noqa: E402
+import logging  # noqa: E402
+
+from perfwh.core.interrupts import interrupted  # noqa: E402
+from perfwh.core.paths import NotAWarehouse  # noqa: E402
+
+from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE,  # noqa: E402
                      json_error)
 
 

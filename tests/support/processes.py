@@ -61,3 +61,13 @@ def descendants_cpu(root: int) -> float:
             total += ticks
             stack.append(pid)
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Process ``pid`` has a handler of its own for signal ``signum`` (its SigCgt mask)."""
+    try:
+        status = (PROC / str(pid) / "status").read_text()
+    except OSError:
+        return False
+    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(mask, 16) >> (signum - 1) & 1)
