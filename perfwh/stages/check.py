@@ -34,6 +34,9 @@ from ingest import families, submission
 from ingest.reader import read_lines
 from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
+from models.fit import import_scipy_meanwhile
+from models.spec import MIN_SIZES
+from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.quality.evaluate import evaluate
@@ -190,6 +193,8 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         if revision_of is None:
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
+        if count_series(con, subjects, MIN_SIZES):  # fits come after the rules' first pass
+            import_scipy_meanwhile()
         con = _evaluate(con, rules, engine, repair, spark_master,
                         lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
         result = _result(con, path, read, collect)
