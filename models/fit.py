@@ -20,7 +20,6 @@ this module only where fitting happens (the CLI imports it inside its command fu
 """
 from __future__ import annotations
 
-import importlib
 import math
 import threading
 from dataclasses import dataclass
@@ -32,20 +31,17 @@ from .spec import LINEAR, MIN_SIZES, MODELS, POWER  # noqa: F401 - the library's
 KIB = 1024.0
 
 
-# What the fits import from scipy (here and in `models.hierarchy`): about half a second.
-SCIPY_MODULES = ("scipy.optimize", "scipy.special")
-
-
 def import_scipy_meanwhile() -> None:
-    """Start importing SCIPY_MODULES on a thread of their own, for a command that will fit
-    after other work (a check's first pass of the rules): DuckDB lets go of the interpreter
-    while it runs a query, so the import costs the command next to no time. A fit that comes
-    first waits for the import to finish (Python's import lock), then finds it done."""
-    def import_all():
-        for name in SCIPY_MODULES:
-            importlib.import_module(name)
+    """Start importing what the fits use of scipy (here and in `models.hierarchy`: about half
+    a second) on a thread of its own, for a command that will fit after other work (a check's
+    first pass of the rules): DuckDB lets go of the interpreter while it runs a query, so the
+    import costs the command next to no time. A fit that comes first waits for the import to
+    finish (Python's import lock), then finds it done."""
+    def import_scipy():
+        import scipy.optimize  # noqa: F401
+        import scipy.special  # noqa: F401
 
-    threading.Thread(target=import_all, name="perfwh-import-scipy", daemon=True).start()
+    threading.Thread(target=import_scipy, name="perfwh-import-scipy", daemon=True).start()
 
 
 class FitError(ValueError):

@@ -373,17 +373,3 @@ def test_fit_limit_takes_a_number_of_series_or_all(tmp_path):
     assert "--fit-limit: expected a number of series or 'all', not 'lots'" in done.stderr
     assert "(default 2000; 'all': no limit)" in " ".join(perfwh("check", "--help").stdout.split())
 
-
-@pytest.mark.parametrize("sizes, imports_scipy", [((1384,), False), ((120, 134, 1384), True)])
-def test_scipy_is_imported_only_for_a_submission_with_a_series_to_fit(tmp_path, built_warehouse,
-                                                                      sizes, imports_scipy):
-    """scipy takes half a second to import: a check imports it (on a thread of its own, while
-    the rules run) only when the submission has a series with enough sizes to fit."""
-    path = write_csv(tmp_path / "sizes.csv", [dict(ISO_ROW, platform="scipy box", message_size_bytes=s)
-                                              for s in sizes])
-    script = ("import sys; from perfwh.stages.check import check; "
-              f"check({str(path)!r}, warehouse={str(built_warehouse)!r}); "
-              "print('scipy.optimize' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == f"{imports_scipy}\n"

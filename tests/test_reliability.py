@@ -167,6 +167,8 @@ def run_add_until(box: dict, path: Path, phase: str | None, delay: float = 0.0):
     proc = start_add(box, path)
     started = time.monotonic()
     phases, seen = add_phases(box, path, proc.pid), {}
+    if phase is not None:  # only when it begins matters (a poll costs the add's CPU)
+        phases = [(name, begun) for name, begun in phases if name == phase]
     while proc.poll() is None:
         for name, begun in phases:
             if name not in seen and begun():

@@ -34,7 +34,6 @@ from ingest import families, submission
 from ingest.reader import read_lines
 from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
-from models.fit import import_scipy_meanwhile
 from models.spec import MIN_SIZES
 from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
@@ -194,6 +193,8 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
         if count_series(con, subjects, MIN_SIZES):  # fits come after the rules' first pass
+            from models.fit import import_scipy_meanwhile  # numpy: only where something is fitted
+
             import_scipy_meanwhile()
         con = _evaluate(con, rules, engine, repair, spark_master,
                         lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
