@@ -20,14 +20,6 @@ from support.shared import digest, once  # noqa: E402
 extra.register_expected()
 
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
-# Spark on the tests' small tables: every rule's query is planned, compiled to Java and run once
-# on a few thousand rows, so compiling costs more than it saves. Expressions are interpreted
-# (Spark's own suites run every expression both ways) and plans are not re-optimised between
-# stages: the same findings for less CPU (test_spark.py and test_lake.py alone: 194 CPU s by
-# default, 176 s so; with only the JVM's C1 compiler as well, 195 s).
-os.environ.setdefault("PERFWH_SPARK_CONF", ";".join([
-    "spark.sql.codegen.wholeStage=false", "spark.sql.codegen.factoryMode=NO_CODEGEN",
-    "spark.sql.adaptive.enabled=false"]))
 
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
 

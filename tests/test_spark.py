@@ -12,8 +12,8 @@ import pytest
 
 from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
 from perfwh.quality.cformat import c_printf
-from perfwh.quality.rules import RuleError, load_rules
-from perfwh.quality.spark import JAVA_OPTIONS, _view_query, interface_views, macros, settings, to_spark
+from perfwh.quality.rules import load_rules
+from perfwh.quality.spark import _view_query, interface_views, macros, to_spark
 
 sys.path.insert(0, str(PROJECT_ROOT / "bench"))
 import synthetic  # noqa: E402  (the benchmarks' generator of submissions)
@@ -41,23 +41,6 @@ def test_every_rule_and_interface_view_translates():
     assert {"config_key", "printed_half_ulp"} <= set(macros())
     inlined = to_spark("SELECT config_key(k, v, r, t, topology, qms, latency) FROM x")
     assert "CONCAT_WS('|'" in inlined and "single_copy" in inlined
-
-
-def test_further_settings_override_the_defaults_and_add_java_options():
-    """$PERFWH_SPARK_CONF: KEY=VALUE entries (';' or new lines between them) override perfwh's
-    settings; Java options are added to the driver's log configuration, never replace it."""
-    default = settings()
-    assert default["spark.sql.shuffle.partitions"] == "2" and "log4j2" in default[JAVA_OPTIONS]
-    given = settings(" spark.sql.shuffle.partitions = 8 ;\nspark.executor.memory=4g;"
-                     f"{JAVA_OPTIONS}=-Xss4m -XX:TieredStopAtLevel=1;")
-    assert given["spark.sql.shuffle.partitions"] == "8" and given["spark.executor.memory"] == "4g"
-    assert given[JAVA_OPTIONS] == default[JAVA_OPTIONS] + " -Xss4m -XX:TieredStopAtLevel=1"
-
-
-@pytest.mark.parametrize("entry", ["spark.executor.memory", "executor.memory=4g", "spark.x=", "=4g"])
-def test_a_setting_that_is_not_key_value_is_refused_naming_it(entry):
-    with pytest.raises(RuleError, match=r"PERFWH_SPARK_CONF: .* is not a Spark setting"):
-        settings(f"spark.sql.shuffle.partitions=2;{entry}")
 
 
 @pytest.mark.parametrize("template, values", [

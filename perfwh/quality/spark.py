@@ -82,9 +82,6 @@ SETTINGS = {
     "spark.sql.session.timeZone": "UTC",
     "spark.log.structuredLogging.enabled": "false",
 }
-# Further settings, KEY=VALUE;KEY=VALUE (a cluster's executor memory, a test's evaluation mode).
-CONF_VARIABLE = "PERFWH_SPARK_CONF"
-JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 # Quiet: a failing query reaches Python as an exception, which the engine reports itself.
 LOG_CONFIG = """rootLogger.level = fatal
 rootLogger.appenderRef.stderr.ref = console
@@ -127,7 +124,8 @@ def _start(master: str):
     _quiet_py4j()
     _quiet_pyspark()
     builder = SparkSession.builder.master(master).appName("perfwh")
-    for key, value in settings(os.environ.get(CONF_VARIABLE, "")).items():
+    for key, value in {**SETTINGS, "spark.driver.extraJavaOptions":
+                       f"-Dlog4j2.configurationFile=file:{_log_config()}"}.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
@@ -137,23 +135,6 @@ def _start(master: str):
                         "Debian's openjdk-17-jre-headless, or says what to run)") from None
     _register_udfs(spark)
     return spark
-
-
-def settings(extra: str = "") -> dict[str, str]:
-    """The session's settings: SETTINGS, the driver's log configuration, then ``extra``
-    (``$PERFWH_SPARK_CONF``: KEY=VALUE entries separated by ';' or new lines), which override
-    them - except the driver's Java options, which are added to the log configuration's."""
-    out = {**SETTINGS, JAVA_OPTIONS: f"-Dlog4j2.configurationFile=file:{_log_config()}"}
-    for entry in re.split(r"[;\n]", extra):
-        if not entry.strip():
-            continue
-        key, equals, value = entry.partition("=")
-        key, value = key.strip(), value.strip()
-        if not equals or not key.startswith("spark.") or not value:
-            raise RuleError(f"${CONF_VARIABLE}: {entry.strip()!r} is not a Spark setting: expected "
-                            "KEY=VALUE with a KEY starting 'spark.', entries separated by ';'")
-        out[key] = f"{out[JAVA_OPTIONS]} {value}" if key == JAVA_OPTIONS else value
-    return out
 
 
 def _quiet_py4j() -> None:
