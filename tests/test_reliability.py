@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from perfwh.core.commit import JOURNAL, recover
+from perfwh.core.files import temporary_path
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
 from perfwh.warehouse.lake import duckdb_scan
@@ -136,11 +137,6 @@ def test_add_is_whole_and_a_second_writer_cleans_up(small_box):
     assert again.returncode == 1 and "already filed" in again.stderr
 
 
-def staged(target: Path, pid: int) -> Path:
-    """Where a writer with process id ``pid`` stages ``target`` (perfwh.core.files)."""
-    return target.with_name(f".{target.name}.tmp-{pid}")
-
-
 def add_phases(box: dict, path: Path, pid: int) -> list[tuple[str, object]]:
     """The phases of an add of ``path`` by process ``pid``, in the order it passes them, each
     with a test of whether it has begun (what the add has written so far shows it): launched
@@ -152,10 +148,10 @@ def add_phases(box: dict, path: Path, pid: int) -> list[tuple[str, object]]:
         return lambda: p.exists()
     return [("launched", lambda: True),
             ("starting", lambda: catches(pid, signal.SIGTERM)),
-            ("checking", exists(staged(box["db"], pid))),
-            ("manifest staged", exists(staged(box["sources"], pid))),
-            ("lake staged", exists(staged(curated / "lake", pid))),
-            ("raw file staged", exists(staged(raw / "submissions" / path.name, pid))),
+            ("checking", exists(temporary_path(box["db"], pid=pid))),
+            ("manifest staged", exists(temporary_path(box["sources"], pid=pid))),
+            ("lake staged", exists(temporary_path(curated / "lake", pid=pid))),
+            ("raw file staged", exists(temporary_path(raw / "submissions" / path.name, pid=pid))),
             ("journal written", exists(curated / JOURNAL)),
             ("renamed", exists(raw / "submissions" / path.name))]
 

@@ -14,10 +14,11 @@ import tempfile
 from pathlib import Path
 
 
-def temporary_path(target: Path, suffix: str = "") -> Path:
-    """A name beside ``target`` for staging its replacement: .NAME.tmp-PID[suffix]."""
+def temporary_path(target: Path, suffix: str = "", pid: int | None = None) -> Path:
+    """A name beside ``target`` for staging its replacement: .NAME.tmp-PID[suffix], PID this
+    process's unless ``pid`` names another writer (whose staged files one looks for)."""
     target = Path(target)
-    return target.with_name(f".{target.name}.tmp-{os.getpid()}{suffix}")
+    return target.with_name(f".{target.name}.tmp-{os.getpid() if pid is None else pid}{suffix}")
 
 
 # The longest name a file system here takes (ext4, XFS, tmpfs: 255 bytes), and the most a

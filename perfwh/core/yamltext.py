@@ -1,7 +1,7 @@
 """YAML read exactly as ``yaml.safe_load`` reads it, with libyaml's parser where PyYAML has it.
 
 The data dictionary and sources.yml are read by every build, check and add; PyYAML's
-pure-Python parser took a quarter of a second of each build for them, libyaml a hundredth.
+pure-Python parser takes about 0.04 s for the two, libyaml 0.003 s.
 """
 from __future__ import annotations
 
