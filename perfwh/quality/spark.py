@@ -270,10 +270,9 @@ def current_views(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 # -- running the rules --------------------------------------------------------------------------
 
 # Interface views Spark caches once registered (computed on first use, kept for every rule,
-# spilled to disk as needed): dq_input, which DuckDB computes once too (`rules.MATERIALISED`),
-# and dq_values, dq_claims and dq_claim_values, which DuckDB reads through its views cheaply
-# but Spark would otherwise recompute from Parquet for each rule that reads them.
-CACHED = tuple(dict.fromkeys(MATERIALISED + ("dq_values", "dq_claims", "dq_claim_values")))
+# spilled to disk as needed): those DuckDB computes once too (`rules.MATERIALISED`), which
+# Spark would otherwise recompute from Parquet for each rule that reads them.
+CACHED = MATERIALISED
 # Rules' jobs run at once: while one job's tasks run, the driver plans and schedules another
 # (the driver's share of a small job is most of it). Two to four gained about as much here.
 JOBS = 2
