@@ -69,18 +69,20 @@ $(STAMP): requirements.txt pyproject.toml site/vendor/package-lock.json
 		echo "perfwh: needs Python 3.11.5 or later; $(PYTHON) is $$($(PYTHON) --version 2>&1):" \
 		     "run make PYTHON=/path/to/python3.11" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
+	# The libraries the Great Expectations Data Docs load, served with the site instead of
+	# from CDNs (npm registry, exact versions of site/vendor/package-lock.json), fetched while
+	# pip installs (they share nothing); the install fails if either fails.
+	rm -rf $(VENV)/site-vendor && mkdir -p $(VENV)/site-vendor
+	cp site/vendor/package.json site/vendor/package-lock.json $(VENV)/site-vendor/
+	(cd $(VENV)/site-vendor && npm ci --legacy-peer-deps --no-audit --no-fund --loglevel=error) & npm=$$!; \
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt; pip=$$?; \
+	wait $$npm && exit $$pip
 	# Bytecode for what can be imported, on every core: pip compiles one file at a time, the
 	# libraries' own test suites too (a third of the install's time went to that).
 	$(PY) -m compileall -q -j 0 -x '/tests?/' "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	# The notebooks' kernel, registered inside the venv with an absolute interpreter path.
 	$(abspath $(PY)) -m ipykernel install --sys-prefix --name perfwh --display-name "perfwh (.venv)" >/dev/null
-	# The libraries the Great Expectations Data Docs load, served with the site instead of
-	# from CDNs (npm registry, exact versions of site/vendor/package-lock.json).
-	rm -rf $(VENV)/site-vendor && mkdir -p $(VENV)/site-vendor
-	cp site/vendor/package.json site/vendor/package-lock.json $(VENV)/site-vendor/
-	cd $(VENV)/site-vendor && npm ci --legacy-peer-deps --no-audit --no-fund --loglevel=error
 	$(PY) -m pip check --disable-pip-version-check
 	# what was installed, by content (the stages' stamps record it: new pins rebuild the warehouse)
 	cat requirements.txt pyproject.toml site/vendor/package-lock.json | sha256sum > $(STAMP)

@@ -5,6 +5,7 @@ cell exactly as printed.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # Mojibake seen in the web-page reports: UTF-8 no-break space read as Mac Roman
@@ -21,15 +22,18 @@ _TAGS = re.compile(r"</?[a-zA-Z][^>]*>")
 _SPACES = re.compile(r"[ \t]+")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the parsers clean each line several times
 def clean_text(text: str) -> str:
     """Label text with mojibake, no-break spaces, curly quotes and HTML tags removed.
 
     Spelling drift in headers ("Persistance") is the alias maps' job (`ingest.common`),
     so that each variant is logged where it matched.
     """
-    for bad, good in _REPLACEMENTS:
-        text = text.replace(bad, good)
-    text = _TAGS.sub("", text)
+    if not text.isascii():  # every replaced string holds a character outside ASCII
+        for bad, good in _REPLACEMENTS:
+            text = text.replace(bad, good)
+    if "<" in text:  # most lines are plain ASCII without a tag: both steps are skipped
+        text = _TAGS.sub("", text)
     return _SPACES.sub(" ", text).strip()
 
 

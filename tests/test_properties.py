@@ -206,3 +206,24 @@ def test_the_unmutated_report_passes_the_check(family):
     with pytest.raises(AssertionError):
         check(family, doc, set())  # the changed row is not declared touched: caught
     check(family, doc, {row})
+
+
+# Text made of what labels hold: letters, spaces and tabs, tags, and every string the clean-up
+# replaces (mojibake, no-break and thin spaces, curly quotes).
+LABEL_PIECES = st.sampled_from(["a", "Z", "9", " ", "  ", "\t", "<b>", "</b>", "<br/>", "< b", "x>y",
+                                "–", "¬", "†", "–¬†", "¬†–", "¬†", "\u00a0", "\u2002", "\u2003",
+                                "\u2009", "\u202f", "\u2018", "\u2019", "\u201c", "\u201d", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LABEL_PIECES, max_size=20).map("".join))
+def test_clean_text_skips_only_steps_that_change_nothing(text):
+    """`clean_text` skips the replacements for ASCII text and the tag removal for text without
+    "<": the same result as every step applied to every text."""
+    from ingest.text import _REPLACEMENTS, _SPACES, _TAGS, clean_text
+
+    expected = text
+    for bad, good in _REPLACEMENTS:
+        expected = expected.replace(bad, good)
+    expected = _SPACES.sub(" ", _TAGS.sub("", expected)).strip()
+    assert clean_text(text) == expected

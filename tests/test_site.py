@@ -159,6 +159,25 @@ def test_json_in_a_script_element_cannot_end_it():
     assert html.count("</script>") == 1 and "alert(1)</script>" not in html
 
 
+def test_a_chart_is_validated_whole_but_its_data_by_its_first_rows():
+    """The page's spec is Altair's validated spec, $schema aside; a chart Vega-Lite would
+    reject fails the page with Altair's own message, however much data it holds."""
+    import altair as alt
+
+    rows = [{"size": i, "cost": i / 7, "label": f"<{i}>"} for i in range(5000)]
+    good = alt.layer(alt.Chart(alt.Data(values=rows)).mark_line().encode(x="size:Q", y="cost:Q"),
+                     alt.Chart(alt.Data(values=rows)).mark_text().encode(x="size:Q", text="label:N"))
+    expected = good.to_dict()
+    expected.pop("$schema")
+    html = str(chart(good, "good"))
+    spec = json.loads(re.search(r'class="perfwh-spec">(.*?)</script>', html).group(1))
+    assert spec == expected and len(spec["layer"][0]["data"]["values"]) == 5000
+    bad = alt.Chart(alt.Data(values=rows)).mark_point().encode(x="size:Q")
+    bad.mark = "dots"  # set after construction, as only the whole spec's validation sees it
+    with pytest.raises(alt.utils.schemapi.SchemaValidationError, match="'dots' is an invalid value"):
+        chart(bad, "bad")
+
+
 def test_tables_and_tags_escape_data_but_keep_fragments():
     out = table([HOSTILE, "b"], [[HOSTILE, tag("b", HOSTILE)], [1.5, None]])
     assert "<script>" not in out and out.count("&lt;script&gt;alert(1)&lt;/script&gt;") == 3

@@ -124,13 +124,15 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
     columns = _columns(con, name)
     own = [c for c, _t in columns if c not in PARTITIONS]
     rows = _partitioned_rows(name, [c for c, _t in columns])
-    count = run(con, f"SELECT count(*) FROM {name}")[0][0]
     folder.mkdir(parents=True)
     if rows is None:
+        count = run(con, f"SELECT count(*) FROM {name}")[0][0]
         target = sql_literal(str(folder / "data_0.parquet"))
         run(con, f"COPY (SELECT * FROM {name} ORDER BY ALL) TO {target} (FORMAT parquet)")
     else:
-        orphans = run(con, f"SELECT count(*) FROM ({rows}) WHERE __family IS NULL OR __source IS NULL")[0][0]
+        # the join with dim_report is on its key, so it keeps the relation's row count
+        count, orphans = run(con, f"SELECT count(*), count(*) FILTER (WHERE __family IS NULL OR "
+                                  f"__source IS NULL) FROM ({rows})")[0]
         if orphans:
             raise LakeError(f"{name}: {orphans} rows belong to no report (no source, or a source "
                             "not in dim_report), so they have no partition in the lake")
@@ -182,9 +184,8 @@ def _link_partitions(old: Path, folder: Path, files: list[dict]) -> None:
 
 def _write_partitions(con: duckdb.DuckDBPyConnection, folder: Path, query: str, params: list) -> None:
     """The rows of ``query`` (partition columns last) as Hive partitions under ``folder``,
-    sorted: written beside it, then moved in (the folder may hold kept partitions already)."""
-    if not run(con, f"SELECT count(*) FROM ({query})", params or None)[0][0]:
-        return
+    sorted: written beside it, then moved in (the folder may hold kept partitions already).
+    No rows: DuckDB writes an empty folder, and nothing is moved."""
     fresh = folder.with_name(folder.name + ".written")
     run(con, f"COPY ({query} ORDER BY ALL) TO {sql_literal(str(fresh))} "
              "(FORMAT parquet, PARTITION_BY (family, source))", params or None)
@@ -218,14 +219,21 @@ def _files(con: duckdb.DuckDBPyConnection, folder: Path, before: dict | None = N
     known = {}
     for f in (before or {}).get("files", []):
         known[f["path"]] = f
+    paths = sorted(folder.rglob("*.parquet"))
+    kept = {}
+    for path in paths:
+        entry = known.get(path.relative_to(lake).as_posix())
+        if entry is not None and path.stat().st_nlink >= 2 and path.stat().st_size == entry["bytes"]:
+            kept[path] = entry
+    written = [str(p) for p in paths if p not in kept]
+    rows = dict(run(con, "SELECT file_name, sum(num_rows) FROM parquet_file_metadata(?::VARCHAR[]) "
+                         "GROUP BY file_name", [written])) if written else {}
     files = []
-    for path in sorted(folder.rglob("*.parquet")):
-        relative = path.relative_to(lake).as_posix()
-        entry = known.get(relative)
-        if entry is None or path.stat().st_nlink < 2 or path.stat().st_size != entry["bytes"]:
-            entry = {"path": relative,
-                     "rows": run(con, "SELECT sum(num_rows) FROM parquet_file_metadata(?)",
-                                 [str(path)])[0][0],
+    for path in paths:
+        entry = kept.get(path)
+        if entry is None:
+            entry = {"path": path.relative_to(lake).as_posix(),
+                     "rows": rows[str(path)],
                      "bytes": path.stat().st_size,
                      "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
             for part in path.relative_to(folder).parts[:-1]:
