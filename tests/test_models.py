@@ -238,6 +238,36 @@ def test_the_predictive_t_is_calibrated_on_scores_and_nests_its_levels():
     assert np.mean(np.abs(z) <= heavy.half_width(0.99, 1.0)) == pytest.approx(0.99, abs=0.006)
 
 
+def test_a_report_fitted_again_with_the_same_points_reuses_its_fits_and_refits_a_changed_one(mcon):
+    """Fitting the same series with the same points again (as an add and a build do after the
+    typo repair) gives the results of the first fit; a point left out since is fitted afresh,
+    and the memo's answer is what a fresh process computes."""
+    from models.predict import forget
+    from models.tables import fit_all, load_series
+
+    first, again = load_series(mcon), load_series(mcon)
+    fit_all(first)
+    fit_all(again)
+    fitted = [s for s in first if s.result is not None]
+    assert fitted and all(a.result is f.result for f, a in zip(first, again) if f.result is not None)
+
+    changed = load_series(mcon)
+    series = next(s for s in changed if len(s.usable_sizes) > 3)
+    series.points[0].excluded_reason = "left out by the test"
+    fit_all(changed)
+    forget()
+    fresh = load_series(mcon)
+    next(s for s in fresh if s.key == series.key).points[0].excluded_reason = "left out by the test"
+    fit_all(fresh)
+    for c, f in zip(changed, fresh):
+        assert (c.result is None) == (f.result is None)
+        if c.result is not None:
+            if c.key["source"] == series.key["source"]:  # its report is fitted afresh
+                assert c.result is not next(s.result for s in first if s.key == c.key)
+            assert {k: (p.predicted, p.limits) for k, p in c.result.predictions.items()} == \
+                   {k: (p.predicted, p.limits) for k, p in f.result.predictions.items()}
+
+
 def test_rate_from_cost_and_cores_for_rate_are_inverse():
     # 8 cores at 94 % busy and 5.5 ms per message: the IIB ISO 8583 row, about 1367 msgs/s
     rate = rate_from_cost(8, 0.94, 5.5)
