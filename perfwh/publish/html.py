@@ -207,8 +207,9 @@ def _spec(chart: Any) -> dict:
 
 
 def _with_few_rows(spec: Any, rows: int = 3) -> Any:
-    """A copy of a Vega-Lite spec whose inline data (`datasets`, `values`) keeps its first
-    ``rows`` rows."""
+    """A copy of a Vega-Lite spec whose inline data (the top level's `datasets`, a `data`
+    object's `values`) keeps its first ``rows`` rows; everything else (an axis's tick
+    `values` too) is kept whole."""
     if isinstance(spec, list):
         return [_with_few_rows(item, rows) for item in spec]
     if not isinstance(spec, dict):
@@ -217,8 +218,8 @@ def _with_few_rows(spec: Any, rows: int = 3) -> Any:
     for key, value in spec.items():
         if key == "datasets" and isinstance(value, dict):
             cut[key] = {name: data[:rows] if isinstance(data, list) else data for name, data in value.items()}
-        elif key == "values" and isinstance(value, list):
-            cut[key] = value[:rows]
+        elif key == "data" and isinstance(value, dict) and isinstance(value.get("values"), list):
+            cut[key] = {**value, "values": value["values"][:rows]}
         else:
             cut[key] = _with_few_rows(value, rows)
     return cut
