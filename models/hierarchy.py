@@ -10,12 +10,15 @@ size and whether it is the series' lowest, an interior or its highest size - the
 are modelled as
 
     d = a[test] + b[configuration] + e,
-    a ~ N(0, tau_test),  b ~ N(0, tau_config),  e ~ N(0, sigma2[test]),
+    a ~ N(0, tau_test),  b ~ N(0, tau_config),  e ~ N(0, sigma2[test] x scale),
 
 with a spread sigma2 of each test's own (MQ tests scatter, ESQL transformations do not) drawn
 from a scaled inverse chi-square around the report's s0 with PRIOR_DF degrees of freedom:
 each test's spread is shrunk towards the report's (empirical Bayes). tau_test, tau_config, s0
-and the spreads maximise the penalised likelihood of all the report's departures.
+and the spreads maximise the penalised likelihood of all the report's departures. The scale
+of a departure is 1 + the leverage of its size on the line of the series' other sizes: the
+line carries their scatter to the left-out size, little between them, several times over
+beyond them (1 MB from 10-200 KB: six times the SD).
 
 A point's departure is predicted from the other series' departures in its slot (the best
 linear unbiased predictor of a + b); its predictive variance is its test's spread plus the
@@ -54,6 +57,9 @@ class Member:
     test: str
     config: tuple
     departures: dict[Slot, float] = field(default_factory=dict)
+    # how much more a departure scatters than a measurement: 1 + the leverage of the left-out
+    # size on the line of the others (an extrapolated size carries that line's error too)
+    scale: dict[Slot, float] = field(default_factory=dict)
 
 
 class _Layout:
@@ -170,13 +176,14 @@ class _TestGivenOthers:
         self.eigenvalues, self.vectors, self.projected, self.rows = eigenvalues, vectors, projected, rows
 
     @classmethod
-    def of(cls, layout: _Layout, idx: np.ndarray, values: np.ndarray, own: np.ndarray, noise: np.ndarray,
-           tau: tuple[float, float]) -> tuple[float, _TestGivenOthers]:
-        """(-log p(the others' departures), the test's block) for one slot."""
+    def of(cls, layout: _Layout, idx: np.ndarray, values: np.ndarray, own: np.ndarray, spreads: np.ndarray,
+           scale: np.ndarray, tau: tuple[float, float]) -> tuple[float, _TestGivenOthers]:
+        """(-log p(the others' departures), the test's block) for one slot. The test's members
+        scatter by spread x their scale: divided by the root of their scale, by the spread."""
         fold = tau[0] * layout.folded[0] + tau[1] * layout.folded[1]
         prior = np.where(layout.factor_of_column == 0, tau[0], tau[1])
         z_rest, z_own = layout.z[~own], layout.z[own]
-        d = noise[~own] + fold[~own]
+        d = spreads[~own] * scale[~own] + fold[~own]
         c = np.diag(1.0 / prior) + (z_rest / d[:, None]).T @ z_rest
         b = z_rest.T @ (values[~own] / d)
         c_inv = np.linalg.inv(c)
@@ -184,8 +191,10 @@ class _TestGivenOthers:
         logdet_c = float(np.linalg.slogdet(c)[1]) if len(c) else 0.0
         others = 0.5 * (float(np.sum(np.log(d))) + float(np.sum(np.log(prior))) + logdet_c
                         + float(np.sum(values[~own] ** 2 / d)) - float(u @ b))
-        eigenvalues, vectors = np.linalg.eigh(z_own @ c_inv @ z_own.T + np.diag(fold[own]))
-        residual = values[own] - z_own @ u
+        root = np.sqrt(scale[own])
+        m = (z_own @ c_inv @ z_own.T + np.diag(fold[own])) / np.outer(root, root)
+        eigenvalues, vectors = np.linalg.eigh(m)
+        residual = (values[own] - z_own @ u) / root
         rows = {int(member): row for row, member in enumerate(idx[own])}
         return others, cls(eigenvalues, vectors, vectors.T @ residual, rows)
 
@@ -218,14 +227,15 @@ class ReportModel:
             if m.config not in configs:
                 configs.append(m.config)
         self._config_of = np.array([configs.index(m.config) for m in members], dtype=int)
-        self._runs = np.bincount(self._test_of, minlength=len(self.tests))  # series per test
         slots = sorted({s for m in members for s in m.departures})
         self.blocks: dict[Slot, tuple[np.ndarray, np.ndarray]] = {}
+        self._scale: dict[Slot, np.ndarray] = {}  # slot -> each member's scale there
         self._row: dict[Slot, dict[int, int]] = {}  # slot -> member -> its row in the block
         self._test_counts: dict[Slot, np.ndarray] = {}  # slot -> members per test in the block
         for slot in slots:
             idx = np.array([i for i, m in enumerate(members) if slot in m.departures], dtype=int)
             self.blocks[slot] = (idx, np.array([members[i].departures[slot] for i in idx]))
+            self._scale[slot] = np.array([members[i].scale.get(slot, 1.0) for i in idx])
             self._row[slot] = {int(member): row for row, member in enumerate(idx)}
             self._test_counts[slot] = np.bincount(self._test_of[idx], minlength=len(self.tests))
         self.theta: np.ndarray | None = None
@@ -251,9 +261,9 @@ class ReportModel:
     def _layout(self, idx: np.ndarray, keep: tuple[int, int] = (-1, -1)) -> _Layout:
         return _Layout(self._test_of[idx], self._config_of[idx], keep)
 
-    def _posterior(self, idx: np.ndarray, values: np.ndarray, spreads: np.ndarray, tau: tuple[float, float],
+    def _posterior(self, idx: np.ndarray, values: np.ndarray, noise: np.ndarray, tau: tuple[float, float],
                    keep: tuple[int, int] = (-1, -1), layout: _Layout | None = None) -> _Posterior:
-        return _Posterior(layout or self._layout(idx, keep), values, spreads[self._test_of[idx]], tau[0], tau[1])
+        return _Posterior(layout or self._layout(idx, keep), values, noise, tau[0], tau[1])
 
     def _objective(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         """Penalised negative log-likelihood and its gradient in theta."""
@@ -264,17 +274,21 @@ class ReportModel:
         for slot, (idx, values) in self.blocks.items():
             if slot not in self._layouts:
                 self._layouts[slot] = self._layout(idx)
-            post = self._posterior(idx, values, spreads, tau, layout=self._layouts[slot])
+            noise = spreads[self._test_of[idx]] * self._scale[slot]
+            post = self._posterior(idx, values, noise, tau, layout=self._layouts[slot])
             value += post.likelihood()
             per_member, d_tau_t, d_tau_c = post.gradients()
-            np.add.at(grad, 1 + self._test_of[idx], per_member * spreads[self._test_of[idx]])
+            np.add.at(grad, 1 + self._test_of[idx], per_member * noise)
             grad[-2] += d_tau_t * tau[0]
             grad[-1] += d_tau_c * tau[1]
-        # each test's spread ~ scaled inverse chi-square (PRIOR_DF, s0)
+        # each test's spread ~ scaled inverse chi-square (PRIOR_DF, s0), as a density of the log
+        # spread the fit moves: the density of the spread itself carries a 1 / spread that pays
+        # every spread and s0 for falling together towards zero, which a report of lone tests
+        # (whose spreads their departures cannot tell from tau_test) then did
         log_spreads = theta[1:1 + n_tests]
-        value += float(np.sum((PRIOR_DF / 2 + 1) * log_spreads + PRIOR_DF * s0 / (2 * spreads))
+        value += float(np.sum(PRIOR_DF / 2 * log_spreads + PRIOR_DF * s0 / (2 * spreads))
                        - n_tests * PRIOR_DF / 2 * theta[0])
-        grad[1:1 + n_tests] += (PRIOR_DF / 2 + 1) - PRIOR_DF * s0 / (2 * spreads)
+        grad[1:1 + n_tests] += PRIOR_DF / 2 - PRIOR_DF * s0 / (2 * spreads)
         grad[0] += float(np.sum(PRIOR_DF * s0 / (2 * spreads))) - n_tests * PRIOR_DF / 2
         return value, grad
 
@@ -294,9 +308,10 @@ class ReportModel:
 
     def spread_without(self, i: int) -> float | None:
         """The spread of member ``i``'s test, estimated from the test's other members (with
-        the shrinkage towards s0); s0 where the test has no other member. None when the report
-        has no other member at all: nothing but the point's own series could say how far it
-        scatters. Computed once per member (a memoised model is asked again)."""
+        the shrinkage towards s0); s0, the report's, where no two of them share a slot (one
+        other member's departures cannot tell the test's spread from its effect). None when
+        the report has no other member at all: nothing but the point's own series could say
+        how far it scatters. Computed once per member (a memoised model is asked again)."""
         if i not in self._spreads_without:
             self._spreads_without[i] = self._spread_without(i)
         return self._spreads_without[i]
@@ -305,15 +320,13 @@ class ReportModel:
         if len(self.members) < 2:
             return None
         g = self._test_of[i]
-        if self._runs[g] < 2:
+        if not any(counts[g] - (i in self._row[slot]) >= 2 for slot, counts in self._test_counts.items()):
             return self.s0
         if g not in self._test_given_others:
             self._test_given_others[g] = self._given_others(g)
         constant, blocks = self._test_given_others[g]
         # the blocks where the test has a member other than i; the i-th member's row in each
         mine = [(block, block.row(i)) for block in blocks if len(block.eigenvalues) > block.has(i)]
-        if not mine:
-            return self.s0
         from scipy.optimize import minimize_scalar
 
         s0 = self.s0
@@ -321,7 +334,7 @@ class ReportModel:
         def objective(log_spread: float) -> float:
             spread = math.exp(log_spread)
             value = constant + sum(block.likelihood_without(spread, row) for block, row in mine)
-            return value + (PRIOR_DF / 2 + 1) * log_spread + PRIOR_DF * s0 / (2 * spread)
+            return value + PRIOR_DF / 2 * log_spread + PRIOR_DF * s0 / (2 * spread)  # the prior above
 
         found = minimize_scalar(objective, bounds=LOG_VARIANCE_BOUNDS, method="bounded",
                                 options={"xatol": 1e-4})
@@ -335,11 +348,11 @@ class ReportModel:
         minutes), it gives every member's leave-one-out likelihood for any spread in O(members)."""
         spreads, tau = self.spreads, self.tau
         constant, blocks = 0.0, []
-        for idx, values in self.blocks.values():
+        for slot, (idx, values) in self.blocks.items():
             own = self._test_of[idx] == g
             if own.any():
                 part, block = _TestGivenOthers.of(self._layout(idx), idx, values, own,
-                                                  spreads[self._test_of[idx]], tau)
+                                                  spreads[self._test_of[idx]], self._scale[slot], tau)
                 constant += part
                 blocks.append(block)
         return constant, blocks
@@ -349,27 +362,30 @@ class ReportModel:
         there, with ``spread`` (spread_without(i)) as its test's spread."""
         tau = self.tau
         block = self.blocks.get(slot)
+        own = spread * self.members[i].scale.get(slot, 1.0)
         if block is None or len(block[0]) - (i in self._row[slot]) == 0:
-            return 0.0, spread + tau[0] + tau[1]
+            return 0.0, own + tau[0] + tau[1]
         idx, values = block
         test, config = self._test_of[i], self._config_of[i]
         row = self._row[slot].get(i, -1)
         if self._test_counts[slot][test] - (row >= 0) == 0:
             # no other member ran its test: the others' posterior is the slot's, less this member
             mean, variance = self._slot_posterior(slot).without(row, test, config)
-            return mean, spread + variance
+            return mean, own + variance
         keep = idx != i
         spreads = self.spreads.copy()
         spreads[test] = spread
-        post = self._posterior(idx[keep], values[keep], spreads, tau, (test, config))
+        noise = spreads[self._test_of[idx[keep]]] * self._scale[slot][keep]
+        post = self._posterior(idx[keep], values[keep], noise, tau, (test, config))
         mean, variance = post.effect(test, config)
-        return mean, spread + variance
+        return mean, own + variance
 
     def _slot_posterior(self, slot: Slot) -> _Posterior:
         """The posterior of every member of the slot (the fitted spreads), computed once."""
         if slot not in self._slot_posteriors:
             idx, values = self.blocks[slot]
-            self._slot_posteriors[slot] = self._posterior(idx, values, self.spreads, self.tau,
+            noise = self.spreads[self._test_of[idx]] * self._scale[slot]
+            self._slot_posteriors[slot] = self._posterior(idx, values, noise, self.tau,
                                                           layout=self._layouts.get(slot))
         return self._slot_posteriors[slot]
 

@@ -134,7 +134,8 @@ def _fit_report_afresh(series: list) -> list:
     sigmas = _pooled_sigmas(own)
     typical = _Typical(series, own)
     model = _report_model([Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS),
-                                  {(lo.size, lo.position): lo.residual for lo in loso[BASE]})
+                                  {(lo.size, lo.position): lo.residual for lo in loso[BASE]},
+                                  {(lo.size, lo.position): 1.0 + lo.leverage for lo in loso[BASE]})
                            for s, (_fits, loso) in zip(series, own)])
     for i, (s, (fits, loso)) in enumerate(zip(series, own)):
         spread = model.spread_without(i)
@@ -161,7 +162,7 @@ def _curves_of(sizes: tuple[float, ...], costs: tuple[float, ...]
 def _report_model(members: list[Member]) -> ReportModel:
     """The report's hierarchical model fitted to ``members``, or the one fitted before to the
     same members in the same order (the same tests, configurations and departures)."""
-    key = _digest([(m.test, m.config, list(m.departures.items())) for m in members])
+    key = _digest([(m.test, m.config, list(m.departures.items()), list(m.scale.items())) for m in members])
     return _REPORTS.get(key, lambda: ReportModel(members).fit())
 
 

@@ -35,6 +35,7 @@ INTERVAL_METHOD = (
     "from such lines that the same test (other products, platforms, configurations, persistence) and "
     "the same configuration (other tests) show at that size, estimated by a hierarchical model of "
     "the report; the interval is a Student t on the log scale whose spread is the series' test's "
-    "own, shrunk towards the report's (empirical Bayes, never using the point itself), calibrated "
+    "own, shrunk towards the report's (empirical Bayes, never using the point itself), times 1 + "
+    "the leverage of the size on the line of the other sizes, calibrated "
     "on the leave-one-size-out errors of the report's other series; 90 % and 99 % come from the "
     "same distribution")

@@ -126,12 +126,12 @@ def _columns(con, table: str) -> set[str]:
                                    "database_name = current_database() AND table_name = ?", [table])}
 
 
-def findings_on_rows(con: duckdb.DuckDBPyConnection, severity: str | None = None
-                     ) -> dict[int, list[dict]]:
+def findings_on_rows(con: duckdb.DuckDBPyConnection, severity: str | None = None,
+                     sources: list[str] | None = None) -> dict[int, list[dict]]:
     """measurement_id -> the unwaived findings (of ``severity``, default any) about its
-    cpu_ms_per_msg or msg_rate, in finding order. A finding names its number by fact_id; one
-    without a fact_id is about every row printed on its source line. Empty without
-    dq_findings (a warehouse built with --rules none)."""
+    cpu_ms_per_msg or msg_rate, in finding order; of the rows of ``sources`` only, if given. A
+    finding names its number by fact_id; one without a fact_id is about every row printed on
+    its source line. Empty without dq_findings (a warehouse built with --rules none)."""
     if not has_table(con, "dq_findings"):
         return {}
     cols = _columns(con, "dq_findings")
@@ -146,9 +146,9 @@ def findings_on_rows(con: duckdb.DuckDBPyConnection, severity: str | None = None
           ON (? IS NULL OR f.severity = ?) {waived}
          AND f.metric IN ('cpu_ms_per_msg', 'msg_rate')
          AND ({by_fact} f.source = m.source AND f.source_line = m.source_line))
-        WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL
+        WHERE m.cpu_ms_per_msg IS NOT NULL AND m.message_size_bytes IS NOT NULL {of_sources(sources)}
         ORDER BY m.measurement_id, f.source_line, f.rule, f.metric, f.message, f.finding_id""",
-        params=[severity, severity])
+        params=[severity, severity] + (sources or []))
     out: dict[int, list[dict]] = defaultdict(list)
     for row in result.fetchall():
         out[row[0]].append(dict(zip(result.columns[1:], row[1:])))
@@ -161,11 +161,20 @@ def finding_text(f: dict) -> str:
             f"{f['printed_value'] or ''}: {f['message']}")
 
 
-def exclusion_reasons(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
+def exclusion_reasons(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> dict[int, str]:
     """measurement_id -> why it is left out: the error findings (not waived) on its
-    cpu_ms_per_msg or msg_rate."""
+    cpu_ms_per_msg or msg_rate (of the rows of ``sources``, if given)."""
     return {mid: "; ".join(finding_text(f) for f in found)
-            for mid, found in findings_on_rows(con, "error").items()}
+            for mid, found in findings_on_rows(con, "error", sources).items()}
+
+
+def of_sources(sources: list[str] | None, alias: str = "m") -> str:
+    """The condition 'AND the row is of ``sources``' (nothing for None), to be given the
+    sources as parameters: a list of constants, which DuckDB applies before it regroups the
+    numbers into rows (a subquery or a list parameter are applied after, to every source's)."""
+    if sources is None:
+        return ""
+    return f"AND {alias}.source IN ({', '.join('?' * len(sources))})" if sources else "AND FALSE"
 
 
 def count_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
@@ -185,14 +194,13 @@ def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None
     """Every series of measurements with a CPU cost and a size, in key order, with its
     exclusions marked; ``sources``: only the series of these sources (a series and the
     residual variance it is pooled with belong to one source, so their fits are the same)."""
-    reasons = exclusion_reasons(con)
+    reasons = exclusion_reasons(con, sources)
     rows = query(con, f"""
         SELECT {', '.join(SERIES_KEYS)}, measurement_id, source_line, page, source_table,
                message_size_bytes, cpu_ms_per_msg, msg_rate, cpu_busy_pct
-        FROM measurements
-        WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL
-          AND (? IS NULL OR list_contains(?, source))
-        ORDER BY measurement_id""", [sources, sources])
+        FROM measurements m
+        WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL {of_sources(sources)}
+        ORDER BY measurement_id""", sources or [])
     groups: dict[tuple, Series] = {}
     n = len(SERIES_KEYS)
     for row in rows:
@@ -408,9 +416,9 @@ UNFITTED_COLUMNS = {
 # score is Gneiting & Raftery's (2007, eq. 43): width + 2/alpha x how far the observation lies
 # outside, alpha = 1 - level, taken on the natural log of the cost (the scale the models
 # predict on, so that series of 0.3 ms and of 3000 ms weigh alike); lower is better.
-ACCURACY_SQL = """
-CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2));
-CREATE TABLE model_accuracy AS
+PCT_MACRO = "CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2))"
+# {only}: a condition on the reports whose own rows are computed (the overall rows always are)
+ACCURACY_QUERY = """
 WITH p AS (
     SELECT source, series_id, measurement_id, excluded, extrapolated, inside_90, inside_99, rate_ape_pct,
            observed_msg_rate, rate_from_observed_cost, observed_cpu_ms_per_msg AS obs,
@@ -422,7 +430,7 @@ long AS (
                                       ELSE power END AS pred, m.ord
     FROM p CROSS JOIN (VALUES ('chosen', 1), ('linear', 2), ('power', 3)) m(model, ord)),
 scoped AS (
-    SELECT source AS scope, 1 AS scope_ord, * FROM long
+    SELECT source AS scope, 1 AS scope_ord, * FROM long WHERE TRUE {only}
     UNION ALL
     SELECT 'all' AS scope, 2 AS scope_ord, * FROM long),
 e AS (
@@ -475,6 +483,7 @@ FROM e
 GROUP BY scope, scope_ord, model, ord
 ORDER BY scope_ord, scope, ord
 """
+ACCURACY_SQL = f"{PCT_MACRO};\nCREATE TABLE model_accuracy AS {ACCURACY_QUERY.format(only='')}"
 
 
 # The models stage's interface to the data-quality rules (schema/50_dq.sql declares the same

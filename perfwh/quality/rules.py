@@ -38,7 +38,7 @@ import duckdb
 
 from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import RULES_DIR
-from perfwh.warehouse.db import insert_rows, one_transaction, out_of_memory, run, single_threaded
+from perfwh.warehouse.db import insert_rows, one_transaction, out_of_memory, placeholders, run, single_threaded
 
 SEVERITIES = ("error", "warning")
 RELATIONS = ("dq_input", "dq_values", "dq_claims", "dq_rejects")
@@ -264,10 +264,14 @@ def materialised(con: duckdb.DuckDBPyConnection, relations: tuple[str, ...] = MA
             run(con, f"CREATE OR REPLACE TEMP TABLE {SUBJECTS} AS SELECT UNNEST(?::VARCHAR[]) AS source",
                 [sorted(set(subjects))])
         for name in relations:
-            own = f'SELECT * FROM "{catalog}".main.{name}'
+            own, params = f'SELECT * FROM "{catalog}".main.{name}', None
             if subjects is not None:
-                own += f" WHERE source IN (SELECT source FROM {SUBJECTS})"
-            _compute_once(con, f"CREATE OR REPLACE TEMP TABLE {name} AS {own}")
+                # the subjects as parameters, not a subquery: DuckDB pushes a list of constants
+                # down through the view's regrouping to the sources' own numbers, a subquery
+                # only after every source's rows are regrouped (an add grew with the warehouse)
+                params = sorted(set(subjects))
+                own += f" WHERE source IN ({placeholders(params)})" if params else " WHERE FALSE"
+            _compute_once(con, f"CREATE OR REPLACE TEMP TABLE {name} AS {own}", params)
             if subjects is not None and context and name == "dq_input":
                 _add_context(con, catalog)
         for name in scoped:
@@ -285,31 +289,42 @@ def materialised(con: duckdb.DuckDBPyConnection, relations: tuple[str, ...] = MA
 def _add_context(con: duckdb.DuckDBPyConnection, catalog: str) -> None:
     """The rows of other sources with a subject row's measurement_key, as context (not
     subjects), appended to the temporary dq_input. Looked for among the rows of the subjects'
-    scenarios only (the key holds the scenario), which DuckDB picks out before it regroups the
-    numbers into rows."""
-    same = "regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g')"  # as measurement_key spells it
-    scenarios = [s for (s,) in run(con, f"SELECT DISTINCT {same} FROM temp.main.dq_input "
+    scenarios and platforms only (the key holds both), given as constants, which DuckDB applies
+    before it regroups the numbers into rows: a subquery or the key itself are applied after,
+    to every source's rows of the scenario (an add grew with the warehouse)."""
+    scenario = "regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g')"  # as measurement_key spells it
+    scenarios = [v for (v,) in run(con, f"SELECT DISTINCT {scenario} FROM temp.main.dq_input "
                                         "WHERE scenario IS NOT NULL ORDER BY 1")]
+    platforms = [v for (v,) in run(con, "SELECT DISTINCT lower(trim(platform)) FROM temp.main.dq_input "
+                                        "ORDER BY 1 NULLS LAST")]
+    if not scenarios:
+        return  # a row without a scenario is no measurement another source repeats
+    # a key leaves out a missing platform (concat_ws): a subject without one matches others without
+    platform = f"lower(trim(platform)) IN ({placeholders([p for p in platforms if p is not None])})"
+    if None in platforms:
+        platform = f"(platform IS NULL OR {platform})" if len(platforms) > 1 else "platform IS NULL"
     run(con, f"""
         INSERT INTO temp.main.dq_input
         SELECT * REPLACE (FALSE AS subject) FROM "{catalog}".main.dq_input
-        WHERE {same} IN (SELECT UNNEST(?::VARCHAR[]))
+        WHERE {scenario} IN ({placeholders(scenarios)})
+          AND {platform}
           AND source NOT IN (SELECT source FROM {SUBJECTS})
-          AND measurement_key IN (SELECT measurement_key FROM temp.main.dq_input)""", [scenarios])
+          AND measurement_key IN (SELECT measurement_key FROM temp.main.dq_input)""",
+        scenarios + [p for p in platforms if p is not None])
 
 
-def _compute_once(con: duckdb.DuckDBPyConnection, statement: str) -> None:
+def _compute_once(con: duckdb.DuckDBPyConnection, statement: str, params: list | None = None) -> None:
     """dq_input regroups every number into its row, on all threads (twice as fast on two);
     on ten million rows, beside the raw layer's primary-key indexes that DuckDB keeps in
     memory, the parallel grouping can need more memory per thread than the limit leaves (it
     fails instead of spilling): then one thread groups within it."""
     try:
-        run(con, statement)
+        run(con, statement, params)
     except duckdb.Error as err:
         if not out_of_memory(err):
             raise
         with single_threaded(con):
-            run(con, statement)
+            run(con, statement, params)
 
 
 def run_rule(con: duckdb.DuckDBPyConnection, rule: Rule, relation: str | None = None,

@@ -247,7 +247,7 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], limit: i
     """Fit the series of ``sources`` (the submission's, and those of the sources checked
     again) in the scratch copy, unless there are more than ``limit``."""
     try:
-        fit_warehouse(con, sources, max_series=limit)
+        fit_warehouse(con, sources, max_series=limit, accuracy=False)  # the rules read predictions only
     except TooManySeries as err:
         notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
                      f"--fit-limit {err.limit} (fitting takes about 20 ms a series; raise the limit "

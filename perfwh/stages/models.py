@@ -9,9 +9,10 @@ from pathlib import Path
 import duckdb
 
 from models.spec import MIN_SIZES
-from models.tables import (ACCURACY_SQL, PREDICTIONS_VIEW_SQL, count_series, fit_all, has_table,
+from models.tables import (ACCURACY_QUERY, ACCURACY_SQL, PCT_MACRO, PREDICTIONS_VIEW_SQL, count_series,
+                           fit_all, has_table,
                            load_series, model_tables)
-from perfwh.warehouse.db import create_table, insert_rows, run
+from perfwh.warehouse.db import create_table, insert_rows, placeholders, run
 
 from .writing import atomic_update
 
@@ -37,12 +38,13 @@ class TooManySeries(Exception):
 
 
 def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
-                  max_series: int | None = None) -> ModelSummary:
+                  max_series: int | None = None, accuracy: bool = True) -> ModelSummary:
     """Fit every series of the open warehouse and (re)write the model tables in it - or fit the
     series of ``sources`` only and replace their rows, keeping the other sources' (what a
     check or an add needs: a series is fitted with its own source's series alone, so the
     others' fits do not change). With ``max_series``, raise TooManySeries instead when more
-    series than that have enough sizes to be fitted."""
+    series than that have enough sizes to be fitted. ``accuracy=False`` leaves model_accuracy
+    as it was (a check's fit, which only the rules read; the summary then has no accuracy)."""
     findings_table = has_table(con, "dq_findings")
     if max_series is not None:  # counted in SQL: a million points are gigabytes as Python objects
         fittable = count_series(con, sources, MIN_SIZES)
@@ -56,17 +58,18 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
         else:
             run(con, f"DELETE FROM {name} WHERE source IN (SELECT UNNEST(?::VARCHAR[]))", [sorted(set(sources))])
             insert_rows(con, name, rows)
-    run(con, "DROP TABLE IF EXISTS model_accuracy")
-    run(con, ACCURACY_SQL)
+    if accuracy:
+        write_accuracy(con, sources)
     run(con, PREDICTIONS_VIEW_SQL)
     by_model: dict[str, int] = defaultdict(int)
     for s in result.fitted:
         by_model[s.result.chosen] += 1
     points, excluded = run(con, "SELECT count(*), count(*) FILTER (WHERE excluded) FROM model_predictions")[0]
-    accuracy = run(con, "SELECT scope, points, mdape_pct, inside_90_pct, inside_99_pct, width_90_pct "
-                        "FROM model_accuracy WHERE model = 'chosen' ORDER BY scope = 'all', scope")
+    scores = [] if not accuracy else run(
+        con, "SELECT scope, points, mdape_pct, inside_90_pct, inside_99_pct, width_90_pct "
+             "FROM model_accuracy WHERE model = 'chosen' ORDER BY scope = 'all', scope")
     return ModelSummary(len(series), len(result.fitted), len(result.unfitted), points, excluded,
-                        dict(sorted(by_model.items())), accuracy, findings_table)
+                        dict(sorted(by_model.items())), scores, findings_table)
 
 
 def build_models(db: Path, parquet: bool = True) -> ModelSummary:
@@ -74,6 +77,34 @@ def build_models(db: Path, parquet: bool = True) -> ModelSummary:
     export, rename)."""
     with atomic_update(Path(db), parquet=parquet) as staged:
         return fit_warehouse(staged.con)
+
+
+def write_accuracy(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> None:
+    """model_accuracy from model_predictions (ACCURACY_SQL); with ``sources``, only their rows
+    and the overall ones are computed again, the other reports' kept (each report's medians
+    and ordered means cost a tenth of a second per hundred reports: an add grew with them).
+    The rows lie as ACCURACY_SQL orders them: the reports by name, then 'all'."""
+    if sources is None or not has_table(con, "model_accuracy"):
+        run(con, "DROP TABLE IF EXISTS model_accuracy")
+        run(con, ACCURACY_SQL)
+        return
+    sources = sorted(set(sources))
+    of_sources = f"IN ({placeholders(sources)})" if sources else "IN (SELECT NULL WHERE FALSE)"
+    run(con, PCT_MACRO)
+    run(con, "CREATE OR REPLACE TEMP TABLE accuracy_changed AS "
+             + ACCURACY_QUERY.format(only=f"AND source {of_sources}"), sources)
+    run(con, f"""
+        CREATE OR REPLACE TEMP TABLE accuracy_kept AS
+        SELECT * FROM model_accuracy
+        WHERE scope <> 'all' AND scope NOT {of_sources}
+          AND scope IN (SELECT DISTINCT source FROM model_predictions)""", sources)
+    run(con, "DROP TABLE model_accuracy")
+    run(con, """
+        CREATE TABLE model_accuracy AS
+        SELECT * FROM (SELECT * FROM accuracy_kept UNION ALL BY NAME SELECT * FROM accuracy_changed)
+        ORDER BY scope = 'all', scope, model""")
+    run(con, "DROP TABLE temp.main.accuracy_changed")
+    run(con, "DROP TABLE temp.main.accuracy_kept")
 
 
 def file_findings(con: duckdb.DuckDBPyConnection, rules, sources: list[str] | None = None) -> int:

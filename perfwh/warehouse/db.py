@@ -108,6 +108,13 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) ->
     return result.fetchall()
 
 
+def placeholders(values: list) -> str:
+    """'?, ?, ...' for ``values`` given as parameters: a list of constants, which DuckDB
+    pushes down through a view's joins and regrouping (a subquery or a list parameter it
+    applies after them)."""
+    return ", ".join("?" * len(values))
+
+
 @contextlib.contextmanager
 def one_transaction(con: duckdb.DuckDBPyConnection):
     """The block's statements in one transaction (rolled back if the block fails): on a

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import duckdb
 
-from .db import run, single_threaded, sql_literal
+from .db import placeholders, run, single_threaded, sql_literal
 
 MANIFEST = "manifest.json"
 PARTITIONS = ("family", "source")
@@ -130,20 +130,27 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
         target = sql_literal(str(folder / "data_0.parquet"))
         run(con, f"COPY (SELECT * FROM {name} ORDER BY ALL) TO {target} (FORMAT parquet)")
     else:
+        kept = _kept_partitions(before, columns, changed)
         # the join with dim_report is on its key, so it keeps the relation's row count
-        count, orphans = run(con, f"SELECT count(*), count(*) FILTER (WHERE __family IS NULL OR "
-                                  f"__source IS NULL) FROM ({rows})")[0]
+        tally = "SELECT count(*), count(*) FILTER (WHERE __family IS NULL OR __source IS NULL) FROM "
+        if kept is not None:
+            # only the changed sources' rows are counted, checked and written, picked out by
+            # constants that DuckDB applies before a view's regrouping; the kept files' rows
+            # are in the previous manifest and were checked when they were written
+            of_changed = f"WHERE __source IN ({placeholders(changed)})"
+            new, orphans = run(con, f"{tally}({rows}) {of_changed}", changed)[0]
+            count = sum(f["rows"] for f in kept) + new
+        else:
+            count, orphans = run(con, f"{tally}({rows})")[0]
         if orphans:
             raise LakeError(f"{name}: {orphans} rows belong to no report (no source, or a source "
                             "not in dim_report), so they have no partition in the lake")
         # The partition columns come last and are not stored in the files (Hive style): a
         # relation with its own family or source column gets them back from the folder names.
         select = ", ".join(own) + ", __family AS family, __source AS source"
-        kept = _kept_partitions(before, columns, count, changed)
         if count and kept is not None:
             _link_partitions(previous / name, folder, kept)
-            _write_partitions(con, folder, f"SELECT {select} FROM ({rows}) "
-                                           "WHERE __source IN (SELECT UNNEST(?::VARCHAR[]))", [changed])
+            _write_partitions(con, folder, f"SELECT {select} FROM ({rows}) {of_changed}", changed)
         elif count:
             _write_partitions(con, folder, f"SELECT {select} FROM ({rows})", [])
         else:  # no partition to hold it: one empty file with every column, partitions included
@@ -155,11 +162,11 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
             "files": _files(con, folder, before)}
 
 
-def _kept_partitions(before: dict | None, columns: list[tuple[str, str]], count: int,
+def _kept_partitions(before: dict | None, columns: list[tuple[str, str]],
                      changed: list[str] | None) -> list[dict] | None:
     """The previous lake's files of a partitioned relation to keep (those of sources that did
     not change), or None when the relation must be written whole."""
-    if changed is None or before is None or not count:
+    if not changed or before is None:
         return None
     if before["columns"] != [{"name": c, "type": t} for c, t in columns] or not before["rows"]:
         return None
