@@ -17,8 +17,9 @@ from a scaled inverse chi-square around the report's s0 with PRIOR_DF degrees of
 each test's spread is shrunk towards the report's (empirical Bayes). tau_test, tau_config, s0
 and the spreads maximise the penalised likelihood of all the report's departures. The scale
 of a departure is 1 + the leverage of its size on the line of the series' other sizes: the
-line carries their scatter to the left-out size, little between them, several times over
-beyond them (1 MB from 10-200 KB: six times the SD).
+line carries their scatter to the left-out size, little between them, most below them, where
+the fixed cost is extrapolated (0.5 ms + 0.05 ms per KB at 10, 50, 200 KB and 1 MB: the SD
+1.2 times between, 1.3 times at 1 MB, 3.9 times at 10 KB).
 
 A point's departure is predicted from the other series' departures in its slot (the best
 linear unbiased predictor of a + b); its predictive variance is its test's spread plus the

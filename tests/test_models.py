@@ -238,8 +238,8 @@ def noisy_lines(rng, tests=8, configs=3, sizes=(10240, 51200, 204800, 1048576), 
 
 def test_an_extrapolated_size_scatters_as_much_as_its_line_is_unsure_there():
     """A left-out end of a series is the line of the other sizes carried beyond them, and the
-    run-to-run noise of those sizes moves it there by a multiple of itself (1 MB from 10-200 KB:
-    about six times): a departure scatters by the test's spread times 1 + the leverage of its
+    run-to-run noise of those sizes moves it there by a multiple of itself (10 KB from 50 KB to
+    1 MB: about four times): a departure scatters by the test's spread times 1 + the leverage of its
     size on that line. One spread for every slot made the intervals of the ends too narrow for
     clean lab results (bench_generated's false alarms) and those between sizes too wide."""
     from models.tables import fit_all

@@ -295,14 +295,14 @@ def _add_context(con: duckdb.DuckDBPyConnection, catalog: str) -> None:
     scenario = "regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g')"  # as measurement_key spells it
     scenarios = [v for (v,) in run(con, f"SELECT DISTINCT {scenario} FROM temp.main.dq_input "
                                         "WHERE scenario IS NOT NULL ORDER BY 1")]
-    platforms = [v for (v,) in run(con, "SELECT DISTINCT lower(trim(platform)) FROM temp.main.dq_input "
-                                        "ORDER BY 1 NULLS LAST")]
+    spelt = [v for (v,) in run(con, "SELECT DISTINCT lower(trim(platform)) FROM temp.main.dq_input")]
+    platforms = sorted(p for p in spelt if p is not None)
     if not scenarios:
         return  # a row without a scenario is no measurement another source repeats
     # a key leaves out a missing platform (concat_ws): a subject without one matches others without
-    platform = f"lower(trim(platform)) IN ({placeholders([p for p in platforms if p is not None])})"
-    if None in platforms:
-        platform = f"(platform IS NULL OR {platform})" if len(platforms) > 1 else "platform IS NULL"
+    conditions = ([f"lower(trim(platform)) IN ({placeholders(platforms)})"] if platforms else []) \
+        + (["platform IS NULL"] if None in spelt else [])
+    platform = "(" + " OR ".join(conditions) + ")"
     run(con, f"""
         INSERT INTO temp.main.dq_input
         SELECT * REPLACE (FALSE AS subject) FROM "{catalog}".main.dq_input
@@ -310,7 +310,7 @@ def _add_context(con: duckdb.DuckDBPyConnection, catalog: str) -> None:
           AND {platform}
           AND source NOT IN (SELECT source FROM {SUBJECTS})
           AND measurement_key IN (SELECT measurement_key FROM temp.main.dq_input)""",
-        scenarios + [p for p in platforms if p is not None])
+        scenarios + platforms)
 
 
 def _compute_once(con: duckdb.DuckDBPyConnection, statement: str, params: list | None = None) -> None:
