@@ -63,6 +63,39 @@ def test_generated_numbers_hold_together_at_their_printed_precision(submission):
             assert low <= cost + cost_ulp and cost - cost_ulp <= high, row
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(submissions())
+def test_numbers_printed_on_two_rows_are_one_run_or_a_recorded_coincidence(submission):
+    """Two rows of other labels with the same printed numbers look like a row copied under the
+    wrong labels (the repeated-values rule asks): the generator prints a run twice only where
+    it is one run under two names (the single copy), and records any other repeat - two runs
+    whose costs differ by less than the printed digits resolve - as an oddity."""
+    recorded = {line for oddity in submission.oddities for line in oddity.lines}
+    by_numbers: dict[tuple, list[int]] = {}
+    for line, row in enumerate(submission.rows, start=2):
+        numbers = (row["msg_rate"], row["cpu_busy_pct"], row["cpu_ms_per_msg"])
+        if sum(bool(v) for v in numbers) >= 2:
+            by_numbers.setdefault(numbers, []).append(line)
+    for numbers, lines in by_numbers.items():
+        rows = [submission.rows[n - 2] for n in lines]
+        one_run = all(r["concurrency"] == "1" and r["concurrency_kind"] in ("flow_instances", "execution_groups")
+                      for r in rows) and len({(r["scenario"], r["message_size_bytes"], r["persistent"],
+                                               r["platform"], r["product"]) for r in rows}) == 1
+        assert len(lines) == 1 or one_run or set(lines) <= recorded, (numbers, lines)
+
+
+def test_execution_groups_and_flow_instances_cost_apart():
+    """n execution groups are n processes, n flow instances n threads in one: their costs
+    differ (WBIMB's chapter 10), so a sweep of each does not print the other's numbers."""
+    for n in (2, 4, 8):
+        groups, instances = synthetic._threads("execution_groups", n), synthetic._threads("flow_instances", n)
+        assert groups.cost_factor > instances.cost_factor * 1.01
+        assert groups.run is None and instances.run is None
+    one_group, one_instance = synthetic._threads("execution_groups", 1), synthetic._threads("flow_instances", 1)
+    assert one_group.cost_factor == one_instance.cost_factor  # the single copy: one run
+    assert one_group.run == one_instance.run is not None
+
+
 @CHECKED
 @given(submissions(oddity_rate=0.1))
 def test_a_generated_submission_gets_no_error_and_warnings_only_at_its_oddities(built_warehouse, submission):
