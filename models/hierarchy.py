@@ -81,12 +81,64 @@ class _Layout:
             self.folded.append(position[index] < 0)
             self.level_columns.append(dict(zip(found[own].tolist(), position[own].tolist())))
             offset += int(own.sum())
-        self.z = np.zeros((len(tests), offset))
-        for column in self.columns:
-            has = column >= 0
-            self.z[np.flatnonzero(has), column[has]] = 1.0
+        self.width = offset
         self.factor_of_column = np.array([0] * len(self.level_columns[0]) + [1] * len(self.level_columns[1]),
                                          dtype=int)
+
+    # Z has a 1 in each member's test column and configuration column (where it has them) and
+    # nothing else: its products are sums over those two columns, O(members), never the dense
+    # members x columns matrix (a lab's file of 7,000 series with 380 columns a slot took
+    # 11 s an evaluation of the likelihood so, and a fit needs a hundred).
+
+    def rows(self, members: np.ndarray | None = None) -> list[np.ndarray]:
+        """Each factor's column of the ``members`` (a mask or indices; None: all), -1 for none."""
+        return [c if members is None else c[members] for c in self.columns]
+
+    def dense(self, members: np.ndarray | None = None) -> np.ndarray:
+        """Z's rows of ``members`` as a dense matrix (for a few members: one test's)."""
+        columns = self.rows(members)
+        z = np.zeros((len(columns[0]), self.width))
+        for column in columns:
+            has = column >= 0
+            z[np.flatnonzero(has), column[has]] = 1.0
+        return z
+
+    def times(self, u: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
+        """Z u (of the ``members``' rows)."""
+        columns = self.rows(members)
+        out = np.zeros(len(columns[0]))
+        for column in columns:
+            has = column >= 0
+            out[has] += u[column[has]]
+        return out
+
+    def transposed_times(self, v: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
+        """Z' v (over the ``members``' rows)."""
+        out = np.zeros(self.width)
+        for column in self.rows(members):
+            has = column >= 0
+            out += np.bincount(column[has], weights=v[has], minlength=self.width)
+        return out
+
+    def gram(self, w: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
+        """Z' diag(w) Z (over the ``members``' rows)."""
+        cells = np.zeros(self.width * self.width)
+        columns = self.rows(members)
+        for a in columns:
+            for b in columns:
+                has = (a >= 0) & (b >= 0)
+                cells += np.bincount(a[has] * self.width + b[has], weights=w[has], minlength=len(cells))
+        return cells.reshape(self.width, self.width)
+
+    def quadratic(self, m: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
+        """z_j' M z_j for each of the ``members``' rows."""
+        columns = self.rows(members)
+        out = np.zeros(len(columns[0]))
+        for a in columns:
+            for b in columns:
+                has = (a >= 0) & (b >= 0)
+                out[has] += m[a[has], b[has]]
+        return out
 
 
 class _Posterior:
@@ -97,9 +149,9 @@ class _Posterior:
         self.layout, self.values, self.tau = layout, values, (tau_t, tau_c)
         self.d = noise + tau_t * layout.folded[0] + tau_c * layout.folded[1]
         self.prior = np.where(layout.factor_of_column == 0, tau_t, tau_c)
-        z, w = layout.z, 1.0 / self.d
-        self.a = (z * w[:, None]).T @ z
-        self.b = z.T @ (w * values)
+        w = 1.0 / self.d
+        self.a = layout.gram(w)
+        self.b = layout.transposed_times(w * values)
         c = np.diag(1.0 / self.prior) + self.a
         self.c_inv = np.linalg.inv(c)
         self.logdet_c = float(np.linalg.slogdet(c)[1]) if len(c) else 0.0
@@ -121,12 +173,12 @@ class _Posterior:
 
     def gradients(self) -> tuple[np.ndarray, float, float]:
         """d(likelihood)/d(noise) of each member, and d/d tau_t, d/d tau_c."""
-        z = self.layout.z
-        alpha = (self.values - z @ self.u) / self.d
-        zcz = np.einsum("ij,jk,ik->i", z, self.c_inv, z)  # z_j' C^-1 z_j
+        layout = self.layout
+        alpha = (self.values - layout.times(self.u)) / self.d
+        zcz = layout.quadratic(self.c_inv)  # z_j' C^-1 z_j
         per_member = 0.5 * (1.0 / self.d - zcz / self.d ** 2 - alpha ** 2)
         ztvz = np.diag(self.a) - np.einsum("ij,jk,ki->i", self.a, self.c_inv, self.a)  # diag(Z'V^-1 Z)
-        za = z.T @ alpha
+        za = layout.transposed_times(alpha)
         per_column = 0.5 * (ztvz - za ** 2)
         out = [float(np.sum(per_member[self.layout.folded[f]])
                      + np.sum(per_column[self.layout.factor_of_column == f])) for f in (0, 1)]
@@ -183,15 +235,16 @@ class _TestGivenOthers:
         scatter by spread x their scale: divided by the root of their scale, by the spread."""
         fold = tau[0] * layout.folded[0] + tau[1] * layout.folded[1]
         prior = np.where(layout.factor_of_column == 0, tau[0], tau[1])
-        z_rest, z_own = layout.z[~own], layout.z[own]
-        d = spreads[~own] * scale[~own] + fold[~own]
-        c = np.diag(1.0 / prior) + (z_rest / d[:, None]).T @ z_rest
-        b = z_rest.T @ (values[~own] / d)
+        rest = ~own
+        z_own = layout.dense(own)
+        d = spreads[rest] * scale[rest] + fold[rest]
+        c = np.diag(1.0 / prior) + layout.gram(1.0 / d, rest)
+        b = layout.transposed_times(values[rest] / d, rest)
         c_inv = np.linalg.inv(c)
         u = c_inv @ b
         logdet_c = float(np.linalg.slogdet(c)[1]) if len(c) else 0.0
         others = 0.5 * (float(np.sum(np.log(d))) + float(np.sum(np.log(prior))) + logdet_c
-                        + float(np.sum(values[~own] ** 2 / d)) - float(u @ b))
+                        + float(np.sum(values[rest] ** 2 / d)) - float(u @ b))
         root = np.sqrt(scale[own])
         m = (z_own @ c_inv @ z_own.T + np.diag(fold[own])) / np.outer(root, root)
         eigenvalues, vectors = np.linalg.eigh(m)

@@ -19,6 +19,7 @@ there is something to fit.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import math
@@ -225,15 +226,23 @@ class _Typical:
         self.by_slot = [{(lo.size, lo.position): lo.fit.own_sigma for lo in loso[BASE]} for _fits, loso in own]
         self.full = [fits[BASE].own_sigma for fits, _loso in own]
         self.report = _median([v for v in self.full if v is not None])
+        self._sorted: dict[tuple, list[float]] = {}  # (test, slot) -> its series' values, sorted
+
+    def _value(self, j: int, slot: tuple | None) -> float | None:
+        return self.full[j] if slot is None else self.by_slot[j].get(slot)
 
     def of(self, i: int, slot: tuple | None) -> float | None:
         """The typical residual SD the fit that predicts member ``i`` at ``slot`` (None: the
         full fit) is compared with: the median over the same test's other series, or the
-        report's median where the test has no other such fit."""
-        same = [j for j in self.runs[self.tests[i]] if j != i]
-        values = [self.full[j] if slot is None else self.by_slot[j].get(slot) for j in same]
-        values = [v for v in values if v is not None]
-        return _median(values) if values else self.report
+        report's median where the test has no other such fit. (The test's values are sorted
+        once and the member's own left out by position: a lab's file runs a test on
+        thousands of series, and a list of the others per member made the fit quadratic.)"""
+        key = (self.tests[i], slot)
+        if key not in self._sorted:
+            self._sorted[key] = sorted(v for j in self.runs[self.tests[i]]
+                                       if (v := self._value(j, slot)) is not None)
+        typical = _median_without(self._sorted[key], self._value(i, slot))
+        return self.report if typical is None else typical
 
 
 def _predict(model: ReportModel, i: int, size: float, fits: dict[str, Fit], loso: dict[str, list[LeftOut]],
@@ -299,3 +308,17 @@ def _scores(s) -> list[float]:
 
 def _median(values):
     return statistics.median(values) if values else None
+
+
+def _median_without(ordered: list[float], value: float | None) -> float | None:
+    """The median of ``ordered`` (sorted) with one occurrence of ``value`` taken out (None:
+    nothing taken out); None when nothing is left."""
+    if value is None:
+        return _median(ordered)
+    gone = bisect.bisect_left(ordered, value)
+    count = len(ordered) - 1
+    if count == 0:
+        return None
+    at = lambda k: ordered[k if k < gone else k + 1]  # noqa: E731  (the k-th of the rest)
+    middle = count // 2
+    return at(middle) if count % 2 else (at(middle - 1) + at(middle)) / 2

@@ -15,11 +15,13 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.fit import (INTERIOR, LINEAR, LOWEST, POWER, FitError, cores_for_rate, distinct_points, fit,
                         fit_linear, fit_power, leave_one_size_out, pooled_sigma, position,
                         rate_from_cost, t_quantile)
-from models.hierarchy import UNCALIBRATED, Member, ReportModel, calibrate
+from models.hierarchy import UNCALIBRATED, Member, ReportModel, _Layout, calibrate
 from models.sizing import SizeQuery, parse_size, version_matches
 from models.spec import BASE, MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
@@ -153,6 +155,46 @@ def synthetic_report(rng, tests=6, configs=3, slots=4, tau_test=0.3, tau_config=
             members.append(Member(f"test {t}", (c,), {(k, "interior"): float(a[t, k] + b[c, k] + rng.normal(0, math.sqrt(spread)))
                                                       for k in range(slots)}))
     return members
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=30), st.integers(0, 2**32 - 1))
+def test_the_layouts_products_are_those_of_its_dense_matrix(levels, seed):
+    """Z's products are computed from each member's two columns, never from the members x
+    columns matrix (a lab's file of thousands of series made that hours of a fit): the same
+    numbers as the dense algebra, for any sharing of tests and configurations, with members
+    picked out by a mask."""
+    rng = np.random.default_rng(seed)
+    tests, configs = (np.array([lv[k] for lv in levels]) for k in (0, 1))
+    layout = _Layout(tests, configs, keep=(int(tests[0]), -1))
+    z = layout.dense()
+    assert set(np.unique(z)) <= {0.0, 1.0} and (z.sum(axis=1) <= 2).all()
+    u, v, w = rng.normal(size=layout.width), rng.normal(size=len(levels)), rng.uniform(0.1, 2, len(levels))
+    m = rng.normal(size=(layout.width, layout.width))
+    mask = rng.uniform(size=len(levels)) < 0.6
+    for rows in (None, mask):
+        zr = z if rows is None else z[rows]
+        vr, wr = (v, w) if rows is None else (v[rows], w[rows])
+        assert np.allclose(layout.times(u, rows), zr @ u)
+        assert np.allclose(layout.transposed_times(vr, rows), zr.T @ vr)
+        assert np.allclose(layout.gram(wr, rows), (zr * wr[:, None]).T @ zr)
+        assert np.allclose(layout.quadratic(m, rows), np.einsum("ij,jk,ik->i", zr, m, zr))
+        assert np.array_equal(layout.dense(rows), zr)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5]) | st.floats(0, 1), max_size=9), st.data())
+def test_the_median_of_the_others_is_the_median_without_the_member(values, data):
+    """A series' typical fit is the median over its test's other series: taken from the test's
+    sorted values with the member's own left out by position, it is the median of the list
+    without it (ties, zeros and a member with no value of its own included)."""
+    from models.predict import _median_without
+
+    ordered = sorted(values)
+    own = data.draw(st.sampled_from(ordered)) if ordered and data.draw(st.booleans()) else None
+    rest = list(ordered)
+    if own is not None:
+        rest.remove(own)
+    assert _median_without(ordered, own) == (statistics.median(rest) if rest else None)
 
 
 def test_a_departure_shared_by_the_test_and_configuration_is_predicted_from_the_others():
