@@ -531,8 +531,8 @@ def _measure(draw: Draw, series: Series, runs: dict) -> list[_Row]:
     rows = []
     s, t, p = series, series.test, series.product
     for size in s.sizes:
-        run = (s.machine, p, t, s.persistent, size, s.config.run)
-        if s.config.run is not None and run in runs:  # printed again, as measured once
+        run = _run(s, size)
+        if run is not None and run in runs:  # printed again, as measured once
             rows.append(_Row(s, size, *runs[run]))
             continue
         kb = (size or 1024) / 1024
@@ -541,8 +541,10 @@ def _measure(draw: Draw, series: Series, runs: dict) -> list[_Row]:
             cost = cost * (1 + t.persistent_ratio) + t.persistent_ms * s.machine.speed
         cost *= s.config.cost_factor * draw.uniform(0.9925, 1.0075)
         busy = _capacity(s) * draw.uniform(*s.util)
-        runs[run] = (busy * 1000 / cost, 100 * busy / s.machine.cores, cost)
-        rows.append(_Row(s, size, *runs[run]))
+        measured = (busy * 1000 / cost, 100 * busy / s.machine.cores, cost)
+        if run is not None:
+            runs[run] = measured
+        rows.append(_Row(s, size, *measured))
     return rows
 
 
@@ -656,12 +658,18 @@ def generate(draw: Draw, shape: str | None = None, oddity_rate: float = 0.0,
     return submission
 
 
+def _run(series: Series, size: int | None) -> tuple | None:
+    """The run a size of a series shares with the configurations that are one run with its
+    own (the single copy, however a table counts it); None for a run of its own."""
+    if series.config.run is None:
+        return None
+    return (series.machine, series.product, series.test, series.persistent, size, series.config.run)
+
+
 def _runs(measured: list[_Row]) -> list:
     """Each row's run: the rows of one run printed under two names (the single copy) share
     it, every other row is a run of its own."""
-    return [(r.series.machine, r.series.product, r.series.test, r.series.persistent, r.size,
-             r.series.config.run) if r.series.config.run is not None else ("row", n)
-            for n, r in enumerate(measured)]
+    return [_run(r.series, r.size) or ("row", n) for n, r in enumerate(measured)]
 
 
 def printed_alike(rows: list[dict], runs: list) -> list[Oddity]:
