@@ -31,6 +31,15 @@ def test_every_rule_file_has_severity_relation_and_reason():
         assert rule.path.name == f"{rule.name}.sql"
 
 
+def test_a_rule_over_an_empty_batch_finds_nothing(wh):
+    """Every finding is about a row of its rule's batch, whatever the other relations hold: the
+    runner skips a rule whose relation is empty (`rules.with_rows`), which is sound only so."""
+    for rule in load_rules():
+        wh.execute(f"CREATE OR REPLACE TEMP TABLE empty_batch AS SELECT * FROM {rule.relation} LIMIT 0")
+        assert wh.sql(rule.query("empty_batch")).fetchall() == [], rule.name
+    wh.execute("DROP TABLE empty_batch")
+
+
 def test_rule_catalogue_in_the_warehouse(wh):
     rows = wh.sql("SELECT rule, severity, relation, reason, file, findings FROM dq_rules").fetchall()
     assert {r[0] for r in rows} == {r.name for r in load_rules()}

@@ -24,7 +24,7 @@ from perfwh.warehouse.db import run
 
 from .repair import suggest_stored
 from .rules import (FOUND, Rule, RuleError, create_found, load_rules, materialised, store_findings,
-                    store_rule, store_rules, write_findings)
+                    store_rule, store_rules, with_rows, write_findings)
 
 ENGINES = {"gx": "Great Expectations", "duckdb": "DuckDB", "spark": "Apache Spark"}
 
@@ -65,7 +65,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, engine: str = "duckdb", rules: list
         with materialised(con, **scope):
             if fitted:
                 _first_pass(con, rules, fit_models, subjects)
-                for rule in after_models:
+                for rule in with_rows(con, after_models):
                     store_rule(con, rule)
             else:
                 store_rules(con, rules)

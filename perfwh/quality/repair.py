@@ -286,6 +286,8 @@ def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, 
         first = run_rules(con, flagging, {"dq_input": "repair_worlds"}, KEY_COLUMNS)
         survivors = _survivors(targets, plan, first)
         del first
+        if all(plan[world][1] is None for world in survivors):
+            return []  # no correction silenced a target: the baselines alone choose nothing
         run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
             [sorted(survivors)])
         run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
