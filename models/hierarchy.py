@@ -258,6 +258,18 @@ class _TestGivenOthers:
     def row(self, member: int) -> np.ndarray | None:
         return self.vectors[self.rows[member]] if member in self.rows else None
 
+    def predictive(self, spread: float, member: int, value: float, scale: float) -> tuple[float, float]:
+        """(mean, variance) of ``member``'s departure ``value`` (scale ``scale``) given every
+        other departure of the slot - the other tests' and the test's other members' - with
+        ``spread`` as the test's: the conditional of one coordinate of the Gaussian above,
+        O(members of the test). Its departure less the residual that the others do not
+        explain, scaled back by the root of its scale."""
+        row = self.vectors[self.rows[member]]
+        e = self.eigenvalues + spread
+        precision = float(np.sum(row * row / e))
+        unexplained = float(np.sum(row * self.projected / e)) / precision
+        return value - math.sqrt(scale) * unexplained, scale / precision
+
     def likelihood_without(self, spread: float, row: np.ndarray | None) -> float:
         """-log p(the test's departures here but the member whose row of Q is ``row``)."""
         e = self.eigenvalues + spread
@@ -376,11 +388,9 @@ class ReportModel:
         g = self._test_of[i]
         if not any(counts[g] - (i in self._row[slot]) >= 2 for slot, counts in self._test_counts.items()):
             return self.s0
-        if g not in self._test_given_others:
-            self._test_given_others[g] = self._given_others(g)
-        constant, blocks = self._test_given_others[g]
+        constant, blocks = self._test_blocks(g)
         # the blocks where the test has a member other than i; the i-th member's row in each
-        mine = [(block, block.row(i)) for block in blocks if len(block.eigenvalues) > block.has(i)]
+        mine = [(block, block.row(i)) for block in blocks.values() if len(block.eigenvalues) > block.has(i)]
         from scipy.optimize import minimize_scalar
 
         s0 = self.s0
@@ -394,22 +404,28 @@ class ReportModel:
                                 options={"xatol": 1e-4})
         return math.exp(found.x)
 
-    def _given_others(self, g: int) -> tuple[float, list[_TestGivenOthers]]:
+    def _given_others(self, g: int) -> tuple[float, dict[Slot, _TestGivenOthers]]:
         """The likelihood of test ``g``'s departures split as p(others) p(g's | others), per slot
         where g ran: the first does not depend on g's spread, the second is a Gaussian whose
         covariance is g's spread times I plus a fixed matrix. Computed once per test (not once
         per member and step of the search: that made a report of two thousand series take ten
         minutes), it gives every member's leave-one-out likelihood for any spread in O(members)."""
         spreads, tau = self.spreads, self.tau
-        constant, blocks = 0.0, []
+        constant, blocks = 0.0, {}
         for slot, (idx, values) in self.blocks.items():
             own = self._test_of[idx] == g
             if own.any():
                 part, block = _TestGivenOthers.of(self._layout(idx), idx, values, own,
                                                   spreads[self._test_of[idx]], self._scale[slot], tau)
                 constant += part
-                blocks.append(block)
+                blocks[slot] = block
         return constant, blocks
+
+    def _test_blocks(self, g: int) -> tuple[float, dict[Slot, _TestGivenOthers]]:
+        """`_given_others(g)` at the fitted theta, computed once."""
+        if g not in self._test_given_others:
+            self._test_given_others[g] = self._given_others(g)
+        return self._test_given_others[g]
 
     def predict(self, i: int, slot: Slot, spread: float) -> tuple[float, float]:
         """(departure, variance) of member ``i`` at ``slot`` from the other members' departures
@@ -426,6 +442,11 @@ class ReportModel:
             # no other member ran its test: the others' posterior is the slot's, less this member
             mean, variance = self._slot_posterior(slot).without(row, test, config)
             return mean, own + variance
+        if row >= 0:
+            # its departure given the others': the test's block (once per test and slot, as
+            # for its spread), not a posterior of the slot's thousands of members per point
+            return self._test_blocks(test)[1][slot].predictive(spread, i, float(values[row]),
+                                                           self._scale[slot][row])
         keep = idx != i
         spreads = self.spreads.copy()
         spreads[test] = spread
