@@ -9,6 +9,7 @@ Nothing here parses and nothing here decides file names or atomic replacement (t
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
@@ -377,24 +378,34 @@ def _refresh_shared(con: duckdb.DuckDBPyConnection) -> None:
         _set_loading(con, [s for (s,) in loaded])
 
 
+@contextlib.contextmanager
+def _model_stage(con: duckdb.DuckDBPyConnection, sources: list[str] | None):
+    """The block's writes of the dimensional model for ``sources`` (None: every source), then
+    the integrity check, in one transaction: each of its few dozen statements on its own was a
+    commit, and a 3-row check spent a third of its CPU committing. (The raw rows before it are
+    inserted and committed a chunk at a time: a transaction keeps its new index entries in
+    memory, and only the raw tables have indexes.)"""
+    with one_transaction(con):
+        _set_loading(con, sources)
+        yield
+        check_integrity(con)
+
+
 def create_warehouse(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
                      raw_from: Path | None = None,
                      retiring: list[tuple[str, str, str]] = ()) -> None:
     """Schema, reference tables, raw rows (those of the warehouse ``raw_from``, if given, less
     the sources ``retiring`` - (file, replaced by, date) - then ``inputs``), then the
-    dimensional model on top; in one transaction (each statement outside one commits, and a
-    commit of a file database costs more than most of these statements)."""
-    with one_transaction(con):
-        apply_raw_stage(con)
-        load_reference(con)
-        if raw_from is not None:
-            copy_raw_layer(con, raw_from)
-        for file, by, on in retiring:
-            retire(con, file, by, on)
-        load_inputs(con, inputs)
-        _set_loading(con, None)
+    dimensional model on top (`_model_stage`)."""
+    apply_raw_stage(con)
+    load_reference(con)
+    if raw_from is not None:
+        copy_raw_layer(con, raw_from)
+    for file, by, on in retiring:
+        retire(con, file, by, on)
+    load_inputs(con, inputs)
+    with _model_stage(con, None):
         apply_model_stage(con, lambda path, views: _write_loaded(con, path, views))
-        check_integrity(con)
 
 
 def add_sources(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
@@ -404,20 +415,17 @@ def add_sources(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput],
     of the dimensional model they make or change written, by the same definitions a build
     writes them with - never a rebuild. Returns (the sources loaded - the new and the retired -,
     every source whose rows changed: those, and any other whose rows a loaded one rewrote, such
-    as a filed submission's scenario that a new report describes). In one transaction, as
-    `create_warehouse` (a 3-row check spent a third of its CPU committing each statement)."""
+    as a filed submission's scenario that a new report describes)."""
+    for file, by, on in retiring:
+        retire(con, file, by, on)
+    load_inputs(con, inputs)
     loaded = [i.source.file for i in inputs] + [file for file, _by, _on in retiring]
     written: set[int] = set()
-    with one_transaction(con):
-        for file, by, on in retiring:
-            retire(con, file, by, on)
-        load_inputs(con, inputs)
-        _set_loading(con, loaded)
+    with _model_stage(con, loaded):
         for path, views in load_stage_files():
             written |= _write_loaded(con, path, views)
         if retiring:
             _refresh_shared(con)
-        check_integrity(con)
     changed = {s for (s,) in run(con, "SELECT source FROM dim_report WHERE report_id IN "
                                       "(SELECT UNNEST(?::BIGINT[]))", [sorted(written)])}
     return loaded, sorted(changed | set(loaded))
