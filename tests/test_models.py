@@ -170,16 +170,25 @@ def test_the_layouts_products_are_those_of_its_dense_matrix(levels, seed):
     z = layout.dense()
     assert set(np.unique(z)) <= {0.0, 1.0} and (z.sum(axis=1) <= 2).all()
     u, v, w = rng.normal(size=layout.width), rng.normal(size=len(levels)), rng.uniform(0.1, 2, len(levels))
-    m = rng.normal(size=(layout.width, layout.width))
     mask = rng.uniform(size=len(levels)) < 0.6
     for rows in (None, mask):
         zr = z if rows is None else z[rows]
-        vr, wr = (v, w) if rows is None else (v[rows], w[rows])
+        vr = v if rows is None else v[rows]
         assert np.allclose(layout.times(u, rows), zr @ u)
         assert np.allclose(layout.transposed_times(vr, rows), zr.T @ vr)
-        assert np.allclose(layout.gram(wr, rows), (zr * wr[:, None]).T @ zr)
-        assert np.allclose(layout.quadratic(m, rows), np.einsum("ij,jk,ik->i", zr, m, zr))
         assert np.array_equal(layout.dense(rows), zr)
+    # C = diag(1 / prior) + Z'WZ kept as its blocks: what the dense inverse gives
+    from models.hierarchy import _BlockInverse
+
+    w[rng.uniform(size=len(levels)) < 0.2] = 0.0  # members that weigh nothing (a test's own)
+    prior = rng.uniform(0.01, 1.0, layout.width)
+    c = np.diag(1.0 / prior) + (z * w[:, None]).T @ z
+    inverse, dense = _BlockInverse(layout, w, prior), np.linalg.inv(c)
+    b = rng.normal(size=layout.width)
+    assert np.allclose(inverse.solve(b), dense @ b)
+    assert np.allclose(inverse.diagonal(), np.diag(dense))
+    assert np.allclose(inverse.block(np.arange(layout.width)), dense)
+    assert inverse.logdet == pytest.approx(np.linalg.slogdet(c)[1] if layout.width else 0.0, abs=1e-9)
 
 
 @given(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5]) | st.floats(0, 1), max_size=9), st.data())
