@@ -71,8 +71,8 @@ async def _execute(path: Path, target: Path, db: Path, kernel: str, timeout: int
         strip_outputs(nb)
         # The kernel's own log (e.g. its warning that it talks to us over TCP on localhost) is
         # kept out of the output; cell errors still arrive as messages and fail the run.
-        client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, allow_errors=False,
-                                resources={"metadata": {"path": str(PROJECT_ROOT)}},
+        client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, startup_timeout=timeout,
+                                allow_errors=False, resources={"metadata": {"path": str(PROJECT_ROOT)}},
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         env = {**os.environ, DB_ENV: str(db), "PYTHONHASHSEED": "0"}
         started = time.perf_counter()

@@ -154,8 +154,10 @@ async def _execute(page: Page, kernel: str, timeout: int = 600):
     from nbclient.exceptions import CellExecutionError
 
     nb = _notebook(page, kernel)
-    client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, allow_errors=False,
-                            resources={"metadata": {"path": str(page.path.parent)}})
+    # startup_timeout: nbclient's 60 s for a kernel's first reply ran out once on a machine
+    # whose two cores ran a test suite; a cell's own timeout is the bound for that too
+    client = NotebookClient(nb, kernel_name=kernel, timeout=timeout, startup_timeout=timeout,
+                            allow_errors=False, resources={"metadata": {"path": str(page.path.parent)}})
     try:
         await execute_notebook(client)
     except CellExecutionError as err:
