@@ -35,17 +35,49 @@ def built_warehouse(tmp_path_factory) -> Path:
     once per run. Read-only for every test: a test that writes copies it first. The session
     ends with an error if its bytes changed (root ignores file modes, so nothing else would
     tell)."""
-    def make(folder: Path) -> Path:
-        from perfwh.stages.build import build
-
-        out = folder / "warehouse.duckdb"
-        build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
-        return out
-
-    out = once(tmp_path_factory, "warehouse", make)
+    out = once(tmp_path_factory, "warehouse", build_of_the_reports)
     before = digest(out)
     yield out
     assert digest(out) == before, f"a test changed the shared warehouse {out}: copy it first"
+
+
+def build_of_the_reports(folder: Path) -> Path:
+    """The reports built into ``folder`` as `built_warehouse` builds them (rules in DuckDB,
+    the lake beside the warehouse)."""
+    from perfwh.stages.build import build
+
+    out = folder / "warehouse.duckdb"
+    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="duckdb", progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def _plain_build(tmp_path_factory) -> Path:
+    def make(folder: Path) -> Path:
+        from perfwh.stages.build import build
+
+        out = folder / "plain.duckdb"
+        build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False,
+              progress=False)
+        return out
+
+    return once(tmp_path_factory, "plain-warehouse", make)
+
+
+@pytest.fixture
+def plain_warehouse(tmp_path, _plain_build) -> Path:
+    """A private copy of the reports built without rules or Parquet (so without findings or
+    models), tmp_path/plain.duckdb; built once per run."""
+    out = tmp_path / "plain.duckdb"
+    shutil.copyfile(_plain_build, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def second_build(tmp_path_factory) -> Path:
+    """The same inputs built a second time, in a process of its own (whichever worker asks
+    first), for the tests that compare two builds byte for byte. Read-only."""
+    return once(tmp_path_factory, "warehouse-again", build_of_the_reports)
 
 
 @pytest.fixture(scope="session")

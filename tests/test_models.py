@@ -703,12 +703,8 @@ def test_models_are_deterministic(modelled, tmp_path):
         b.close()
 
 
-def test_models_without_findings_and_a_failed_run_changes_nothing(tmp_path, monkeypatch):
-    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-    from perfwh.stages.build import build
-
-    db = tmp_path / "plain.duckdb"
-    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
+def test_models_without_findings_and_a_failed_run_changes_nothing(tmp_path, monkeypatch, plain_warehouse):
+    db = plain_warehouse
     done = perfwh("models", "--db", db, "--no-parquet")
     assert done.returncode == 0, done.stderr
     assert "no dq_findings" in done.stdout
@@ -902,13 +898,10 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     assert answer["status"] == 2  # the same key as every command's JSON error
 
 
-def test_size_on_a_warehouse_without_models(tmp_path):
+def test_size_on_a_warehouse_without_models(plain_warehouse):
     from models.sizing import SizingError, size_in
-    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-    from perfwh.stages.build import build
 
-    db = tmp_path / "plain.duckdb"  # built without rules: no findings, no models
-    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
+    db = plain_warehouse  # built without rules: no findings, no models
     with pytest.raises(SizingError, match="perfwh models"):
         size_in(db, SizeQuery(scenario="Aggregation", size="2k", rate=10.0))
 

@@ -241,13 +241,8 @@ def test_gitignore_holds_what_quarto_render_would_add():
         assert entry in lines, entry
 
 
-def test_models_page_says_when_the_model_tables_are_absent(tmp_path, monkeypatch):
-    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-    from perfwh.stages.build import build
-
-    db = tmp_path / "plain.duckdb"  # without rules, so without the models they fit
-    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False,
-          progress=False)
+def test_models_page_says_when_the_model_tables_are_absent(plain_warehouse, monkeypatch):
+    db = plain_warehouse  # without rules, so without the models they fit
     monkeypatch.setenv(DB_ENV, str(db))
     common.reset()
     try:
@@ -599,15 +594,13 @@ def test_site_command_is_registered():
     assert args.command == "site" and args.db == Path("x.duckdb") and args.renderer == "auto"
 
 
-def test_pages_degrade_without_quality_and_model_tables(tmp_path, monkeypatch):
+def test_pages_degrade_without_quality_and_model_tables(plain_warehouse, monkeypatch):
     """A warehouse built with --rules none and no models: every page function still answers,
     with a clear note where a table is missing."""
-    from perfwh.core.paths import RAW_DIR, SOURCES_FILE
-    from perfwh.stages.build import build
+    from perfwh.core.paths import SOURCES_FILE
     from perfwh.warehouse.sources import load_manifest
 
-    db = tmp_path / "bare.duckdb"
-    build(out=db, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
+    db = plain_warehouse
     monkeypatch.setenv(DB_ENV, str(db))
     common.reset()
     try:
