@@ -503,6 +503,56 @@ def test_an_interruption_handled_inside_exec_still_exits_130(tmp_path):
     assert done.returncode == 130, done.stderr
 
 
+
+def test_a_stop_is_not_held_by_a_long_computation(tmp_path):
+    """A long call into C (here hashlib's, as numpy's LAPACK calls in a big fit) held SIGTERM
+    until it returned: Python runs a handler on the main thread between bytecodes. Run through
+    `interruptibly`, the work is on a thread of its own and the stop is acted on while it runs
+    (without it, this one would take hours: the communicate below would time out)."""
+    script = tmp_path / "long_work.py"
+    script.write_text(
+        "import hashlib, signal, sys\n"
+        "from perfwh.core.interrupts import interruptibly\n"
+        "def stop(signum, frame):\n"
+        "    raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGTERM, stop)\n"
+        "print('working', flush=True)\n"
+        "try:\n"
+        "    interruptibly(lambda: hashlib.pbkdf2_hmac('sha256', b'x', b'y', 2**31 - 1))\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped', flush=True)\n"
+        "    sys.exit(143)\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout.readline().strip() == "working"
+        time.sleep(0.2)  # inside the call
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out.strip(), err) == (143, "stopped", "")
+
+
+def test_the_models_fit_off_the_main_thread(plain_warehouse, monkeypatch):
+    """The fit - minutes of numpy for a big file - runs through `interruptibly`, and gives the
+    same tables as ever (the other model tests)."""
+    import threading
+
+    import perfwh.stages.models as stage
+
+    on_main: list[bool] = []
+    real = stage.fit_all
+
+    def recording(series):
+        on_main.append(threading.current_thread() is threading.main_thread())
+        return real(series)
+
+    monkeypatch.setattr(stage, "fit_all", recording)
+    summary = stage.build_models(plain_warehouse, parquet=False)
+    assert on_main == [False] and summary.fitted > 0
+
+
 # -- after an add, every later stage works and includes the new rows ----------------------
 
 @pytest.mark.slow

@@ -9,9 +9,9 @@ from pathlib import Path
 import duckdb
 
 from models.spec import MIN_SIZES
-from models.tables import (ACCURACY_QUERY, ACCURACY_SQL, PCT_MACRO, PREDICTIONS_VIEW_SQL, count_series,
-                           fit_all, has_table,
-                           load_series, model_tables)
+from models.tables import (ACCURACY_QUERY, ACCURACY_SQL, PCT_MACRO, PREDICTIONS_VIEW_SQL, ModelRun,
+                           count_series, fit_all, has_table, load_series, model_tables)
+from perfwh.core.interrupts import interruptibly
 from perfwh.warehouse.db import create_table, insert_rows, placeholders, run
 
 from .writing import atomic_update
@@ -51,8 +51,10 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
         if fittable > max_series:
             raise TooManySeries(fittable, max_series)
     series = load_series(con, sources)
-    result = fit_all(series)
-    for name, columns, rows in model_tables(result):
+    # the fit and its tables are numpy's work, minutes of it for a big file: a stop must not
+    # wait for it (`interruptibly`); the connection is used here only, on this thread
+    result, tables = interruptibly(lambda: _fitted(series))
+    for name, columns, rows in tables:
         if sources is None or not has_table(con, name):
             create_table(con, name, columns, rows)
         else:
@@ -70,6 +72,11 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
              "FROM model_accuracy WHERE model = 'chosen' ORDER BY scope = 'all', scope")
     return ModelSummary(len(series), len(result.fitted), len(result.unfitted), points, excluded,
                         dict(sorted(by_model.items())), scores, findings_table)
+
+
+def _fitted(series) -> tuple[ModelRun, list]:
+    result = fit_all(series)
+    return result, model_tables(result)
 
 
 def build_models(db: Path, parquet: bool = True) -> ModelSummary:
