@@ -24,9 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def without_group(name: str) -> str:
-    """A test's name without the "@group" pytest-xdist's loadgroup appends to it."""
+    """A test's name without the "@group" pytest-xdist's loadgroup appends to it (to a
+    parametrised test's name as "test[id]@group]")."""
     head, at, group = name.rpartition("@")
-    return head if at and "]" not in group else name
+    if not at:
+        return name
+    if "]" not in group or (head.endswith("]") and group.index("]") == len(group) - 1):
+        return head
+    return name
 
 
 def cases(path: Path) -> list[tuple[str, str, float]]:
