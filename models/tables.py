@@ -418,70 +418,79 @@ UNFITTED_COLUMNS = {
 # predict on, so that series of 0.3 ms and of 3000 ms weigh alike); lower is better.
 PCT_MACRO = "CREATE OR REPLACE TEMP MACRO pct(x) AS CAST(round(x, 2) AS DECIMAL(12, 2))"
 # {only}: a condition on the reports whose own rows are computed (the overall rows always are)
-ACCURACY_QUERY = """
-WITH p AS (
+ACCURACY_QUERY = """WITH p AS NOT MATERIALIZED (
     SELECT source, series_id, measurement_id, excluded, extrapolated, inside_90, inside_99, rate_ape_pct,
            observed_msg_rate, rate_from_observed_cost, observed_cpu_ms_per_msg AS obs,
            predicted_cpu_ms_per_msg AS chosen, predicted_linear_cpu_ms_per_msg AS linear,
            predicted_power_cpu_ms_per_msg AS power, lower_90, upper_90, lower_99, upper_99
     FROM model_predictions),
-long AS (
-    SELECT p.*, m.model, CASE m.model WHEN 'chosen' THEN chosen WHEN 'linear' THEN linear
-                                      ELSE power END AS pred, m.ord
-    FROM p CROSS JOIN (VALUES ('chosen', 1), ('linear', 2), ('power', 3)) m(model, ord)),
 scoped AS (
-    SELECT source AS scope, 1 AS scope_ord, * FROM long WHERE TRUE {only}
+    SELECT source AS scope, 1 AS scope_ord, * FROM p WHERE TRUE {only}
     UNION ALL
-    SELECT 'all' AS scope, 2 AS scope_ord, * FROM long),
+    SELECT 'all' AS scope, 2 AS scope_ord, * FROM p),
+-- what every model has, each point once per model
+errors AS (
+    SELECT scope, scope_ord, m.model, m.ord, excluded, extrapolated,
+           abs(CASE m.model WHEN 'chosen' THEN chosen WHEN 'linear' THEN linear ELSE power END - obs)
+               / obs * 100 AS ape
+    FROM scoped CROSS JOIN (VALUES ('chosen', 1), ('linear', 2), ('power', 3)) m(model, ord)),
+by_model AS (
+    SELECT scope, scope_ord, model, ord,
+           count(*) FILTER (WHERE NOT excluded)::INTEGER                           AS points,
+           count(*) FILTER (WHERE excluded)::INTEGER                               AS excluded_points,
+           pct(median(ape) FILTER (WHERE NOT excluded))                            AS mdape_pct,
+           pct(avg(ape) FILTER (WHERE NOT excluded))                               AS mape_pct,
+           pct(quantile_cont(ape, 0.9) FILTER (WHERE NOT excluded))                AS p90_ape_pct,
+           pct(median(ape) FILTER (WHERE NOT excluded AND NOT extrapolated))       AS interpolated_mdape_pct,
+           pct(median(ape) FILTER (WHERE NOT excluded AND extrapolated))           AS extrapolated_mdape_pct
+    FROM errors
+    GROUP BY scope, scope_ord, model, ord),
+-- what only the chosen predictions have (their intervals, the rates), each point once
 e AS (
-    SELECT *, abs(pred - obs) / obs * 100 AS ape,
+    SELECT *,
            ln(upper_90 / lower_90) + 2 / 0.10 * (greatest(ln(lower_90 / obs), 0)
                                                   + greatest(ln(obs / upper_90), 0)) AS score_90,
            ln(upper_99 / lower_99) + 2 / 0.01 * (greatest(ln(lower_99 / obs), 0)
                                                   + greatest(ln(obs / upper_99), 0)) AS score_99
-    FROM scoped)
-SELECT
-    scope,
-    model,
-    count(DISTINCT series_id)::INTEGER                                      AS series,
-    count(*) FILTER (WHERE NOT excluded)::INTEGER                           AS points,
-    count(*) FILTER (WHERE excluded)::INTEGER                               AS excluded_points,
-    pct(median(ape) FILTER (WHERE NOT excluded))                            AS mdape_pct,
-    pct(avg(ape) FILTER (WHERE NOT excluded))                               AS mape_pct,
-    pct(quantile_cont(ape, 0.9) FILTER (WHERE NOT excluded))                AS p90_ape_pct,
-    pct(median(ape) FILTER (WHERE NOT excluded AND NOT extrapolated))       AS interpolated_mdape_pct,
-    pct(median(ape) FILTER (WHERE NOT excluded AND extrapolated))           AS extrapolated_mdape_pct,
-    CASE WHEN model = 'chosen' THEN
+    FROM scoped),
+by_scope AS (
+    SELECT
+        scope,
+        count(DISTINCT series_id)::INTEGER                                          AS series,
         pct(100.0 * avg(CASE WHEN inside_90 THEN 1 ELSE 0 END)
-                FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL))
-    END                                                                     AS inside_90_pct,
-    CASE WHEN model = 'chosen' THEN
+                FILTER (WHERE NOT excluded AND inside_90 IS NOT NULL))              AS inside_90_pct,
         pct(100.0 * avg(CASE WHEN inside_99 THEN 1 ELSE 0 END)
-                FILTER (WHERE NOT excluded AND inside_99 IS NOT NULL))
-    END                                                                     AS inside_99_pct,
-    CASE WHEN model = 'chosen' THEN
-        pct(median((upper_90 - lower_90) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_90_pct,
-    CASE WHEN model = 'chosen' THEN
-        pct(median((upper_99 - lower_99) / chosen * 100) FILTER (WHERE NOT excluded)) END AS width_99_pct,
-    -- a sum of doubles in a fixed order: the parallel order of a plain avg changed the last
-    -- digits between a build and the same rows filed one by one
-    CASE WHEN model = 'chosen' THEN avg(score_90 ORDER BY series_id, measurement_id)
-                                    FILTER (WHERE NOT excluded) END               AS interval_score_90,
-    CASE WHEN model = 'chosen' THEN avg(score_99 ORDER BY series_id, measurement_id)
-                                    FILTER (WHERE NOT excluded) END               AS interval_score_99,
-    CASE WHEN model = 'chosen' THEN
+                FILTER (WHERE NOT excluded AND inside_99 IS NOT NULL))              AS inside_99_pct,
+        pct(median((upper_90 - lower_90) / chosen * 100) FILTER (WHERE NOT excluded)) AS width_90_pct,
+        pct(median((upper_99 - lower_99) / chosen * 100) FILTER (WHERE NOT excluded)) AS width_99_pct,
+        -- summed exactly, as decimals (16 places): a sum of doubles depends on its order, and
+        -- the parallel order of a plain avg changed the last digits between a build and the
+        -- same rows filed one by one (sorting them first cost an add a tenth of a second per
+        -- 300,000 predictions)
+        avg(score_90::DECIMAL(38, 16)) FILTER (WHERE NOT excluded)                  AS interval_score_90,
+        avg(score_99::DECIMAL(38, 16)) FILTER (WHERE NOT excluded)                  AS interval_score_99,
         count(*) FILTER (WHERE NOT excluded AND (lower_90 < lower_99 OR upper_90 > upper_99))::INTEGER
-    END                                                                     AS wider_90_than_99,
-    CASE WHEN model = 'chosen' THEN
-        count(rate_ape_pct) FILTER (WHERE NOT excluded)::INTEGER END        AS rate_points,
-    CASE WHEN model = 'chosen' THEN
-        pct(median(rate_ape_pct) FILTER (WHERE NOT excluded)) END           AS rate_mdape_pct,
-    CASE WHEN model = 'chosen' THEN
+                                                                                    AS wider_90_than_99,
+        count(rate_ape_pct) FILTER (WHERE NOT excluded)::INTEGER                    AS rate_points,
+        pct(median(rate_ape_pct) FILTER (WHERE NOT excluded))                       AS rate_mdape_pct,
         pct(median(abs(rate_from_observed_cost - observed_msg_rate) / observed_msg_rate * 100)
-            FILTER (WHERE NOT excluded)) END                                AS identity_rate_mdape_pct
-FROM e
-GROUP BY scope, scope_ord, model, ord
-ORDER BY scope_ord, scope, ord
+            FILTER (WHERE NOT excluded))                                            AS identity_rate_mdape_pct
+    FROM e
+    GROUP BY scope)
+SELECT m.scope, m.model, s.series, m.points, m.excluded_points, m.mdape_pct, m.mape_pct, m.p90_ape_pct,
+       m.interpolated_mdape_pct, m.extrapolated_mdape_pct,
+       CASE WHEN m.model = 'chosen' THEN s.inside_90_pct END AS inside_90_pct,
+       CASE WHEN m.model = 'chosen' THEN s.inside_99_pct END AS inside_99_pct,
+       CASE WHEN m.model = 'chosen' THEN s.width_90_pct END AS width_90_pct,
+       CASE WHEN m.model = 'chosen' THEN s.width_99_pct END AS width_99_pct,
+       CASE WHEN m.model = 'chosen' THEN s.interval_score_90 END AS interval_score_90,
+       CASE WHEN m.model = 'chosen' THEN s.interval_score_99 END AS interval_score_99,
+       CASE WHEN m.model = 'chosen' THEN s.wider_90_than_99 END AS wider_90_than_99,
+       CASE WHEN m.model = 'chosen' THEN s.rate_points END AS rate_points,
+       CASE WHEN m.model = 'chosen' THEN s.rate_mdape_pct END AS rate_mdape_pct,
+       CASE WHEN m.model = 'chosen' THEN s.identity_rate_mdape_pct END AS identity_rate_mdape_pct
+FROM by_model m JOIN by_scope s USING (scope)
+ORDER BY m.scope_ord, m.scope, m.ord
 """
 ACCURACY_SQL = f"{PCT_MACRO};\nCREATE TABLE model_accuracy AS {ACCURACY_QUERY.format(only='')}"
 

@@ -10,6 +10,7 @@ model tables as a build of R followed by `add` S1 ... `add` Sn.
 """
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -86,6 +87,16 @@ def filings(folder: Path, warehouse: Path) -> list[tuple[Path, dict, str | None]
             (revised, {}, "lab.csv")]
 
 
+def lake_on_disk(lake: Path) -> dict[str, str | None]:
+    """Every folder (None) and file (its sha256) under ``lake``, by relative path; the files
+    are those its manifest lists, and nothing else is there."""
+    found = {p.relative_to(lake).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
+             for p in sorted(lake.rglob("*"))}
+    listed = {f["path"]: f["sha256"] for r in read_manifest(lake)["relations"].values() for f in r["files"]}
+    assert {k: v for k, v in found.items() if v is not None and k != "manifest.json"} == listed
+    return found
+
+
 def test_building_from_scratch_equals_filing_one_by_one(tmp_path, one_report):
     raw_dir, warehouse = one_report
     raw = tmp_path / "raw"
@@ -101,8 +112,10 @@ def test_building_from_scratch_equals_filing_one_by_one(tmp_path, one_report):
     assert sorted(once) == sorted(incrementally)
     for name in sorted(once):
         assert once[name] == incrementally[name], name
-    # the lake too: the same files, byte for byte (an add wrote only its sources' partitions)
+    # the lake too: the same manifest, folders and files, byte for byte (an add wrote only its
+    # sources' partitions, put them over the lake's and took out those with no rows left)
     assert read_manifest(rebuilt.parent / "lake") == read_manifest(filed.parent / "lake")
+    assert lake_on_disk(rebuilt.parent / "lake") == lake_on_disk(filed.parent / "lake")
     # and the filings were what they claim: each landed, its waivers held, a source retired
     dq = dict((r[0], r[1]) for r in once["dq_rules"])
     assert set(dq) == {r.name for r in load_rules()}

@@ -160,3 +160,20 @@ def test_the_readme_examples_read_the_lake(lake, capsys):
     exec(block.replace('lake = "data/curated/lake"', f"lake = {str(lake)!r}"), names)
     assert "iib10-xlinux.txt" in capsys.readouterr().out
     assert names["rates"].height > 0 and set(names["rates"].columns) == {"scenario", "tshirt", "msg_rate"}
+
+
+def test_a_partial_write_takes_out_what_has_no_rows_left():
+    """An add's lake: the partitions it wrote go over the lake's; a changed source's partition
+    with no rows now is taken out - its family's folder whole where no file of it is left."""
+    from perfwh.warehouse.lake import _partition_changes
+
+    def files(*paths):
+        return [{"path": f"m/{p}/data_0.parquet"} for p in paths]
+
+    before = files("family=f/source=1", "family=f/source=2", "family=g/source=3", "family=g/source=6",
+                   "family=h/source=4")
+    kept = files("family=f/source=1")  # 2, 3, 4 and 6 changed
+    written = files("family=h/source=4", "family=k/source=5")
+    replaced, removed = _partition_changes(before, kept, written)
+    assert replaced == ["m/family=h/source=4", "m/family=k/source=5"]
+    assert removed == ["m/family=f/source=2", "m/family=g"]

@@ -316,11 +316,11 @@ def add_killed_after_its_first_rename(box: dict, path: Path, monkeypatch) -> Non
     calls = {"n": 0}
     real_put = commit._put
 
-    def dying_put(staged, target):
+    def dying_put(staged, target, *old):
         calls["n"] += 1
         if calls["n"] == 2:
             raise SystemExit("killed")
-        real_put(staged, target)
+        real_put(staged, target, *old)
 
     monkeypatch.setattr(commit, "_put", dying_put)
     with pytest.raises(SystemExit):

@@ -256,10 +256,10 @@ def test_ctrl_c_during_the_renames_waits_for_them(tmp_path, capsys):
 
         real_put = commit._put
 
-        def interrupted_put(staged, target):
+        def interrupted_put(staged, target, *old):
             if target.name == "file1":
                 os.kill(os.getpid(), signal.SIGINT)
-            real_put(staged, target)
+            real_put(staged, target, *old)
 
         commit._put = interrupted_put
         try:

@@ -3,7 +3,10 @@
 A writer (build, add, models, notebooks, site) prepares every file it changes under a
 temporary name in the target's own folder (`files.temporary_path`). `Transaction.commit`
 then writes a journal listing each (staged, target) pair - the commit point - renames the
-staged files over their targets, and deletes the journal.
+staged files over their targets, and deletes the journal. A staged folder may instead be
+committed in parts (`Transaction.in_parts`: an add's lake, which changes a few partitions of
+thousands): each part renamed over its target, the target's old part moved into the staged
+folder, parts that are gone taken out, and the staged folder removed last.
 
 Whatever stops a writer (SIGKILL, Ctrl-C, a full disk), the next writer, holding the lock
 (`perfwh.core.lock`), calls `recover` first: a journal left behind means the commit point was
@@ -37,6 +40,7 @@ class Transaction:
     def __init__(self, journal_dir: Path):
         self.journal = Path(journal_dir) / JOURNAL
         self.pairs: list[tuple[Path, Path]] = []
+        self.parts: dict[Path, tuple[list[str], list[str]]] = {}  # staged folder -> (replaced, removed)
         self.committed = False
 
     def stage(self, target: Path) -> Path:
@@ -59,17 +63,44 @@ class Transaction:
         shutil.copyfile(source, staged)
         return staged
 
+    def in_parts(self, staged: Path, replaced: list[str], removed: list[str]) -> None:
+        """Commit the folder ``staged`` (from `stage`) in parts instead of whole: each path of
+        ``replaced`` (relative to it) is put over the same path of the target, in that order,
+        and each of ``removed`` taken out of the target; the rest of the target stays."""
+        staged = Path(staged).resolve()
+        if staged not in {s for s, _t in self.pairs}:
+            raise ValueError(f"{staged} was not staged in this transaction")
+        self.parts[staged] = (list(replaced), list(removed))
+
+    def _entries(self) -> list[list[str | None]]:
+        """The journal: [staged, target] to rename; for a folder committed in parts, [staged
+        part, target part, where the old part goes] and [None, part, where it goes] for each
+        part taken out, then [None, staged folder] to remove it."""
+        entries: list[list[str | None]] = []
+        for staged, target in self.pairs:
+            if staged not in self.parts:
+                entries.append([str(staged), str(target)])
+                continue
+            replaced, removed = self.parts[staged]
+            old = staged / f".replaced-{os.getpid()}"
+            for k, part in enumerate(replaced):
+                entries.append([str(staged / part), str(target / part), str(old / str(k))])
+            for k, part in enumerate(removed, start=len(replaced)):
+                entries.append([None, str(target / part), str(old / str(k))])
+            entries.append([None, str(staged)])
+        return entries
+
     def commit(self) -> None:
         """The commit point (the journal), then every rename; the journal goes last."""
-        missing = [str(s) for s, _t in self.pairs if not s.exists()]
+        entries = self._entries()
+        missing = [s for s, *_rest in entries if s is not None and not Path(s).exists()]
         if missing:
             raise FileNotFoundError("nothing was staged at " + ", ".join(missing))
         self.journal.parent.mkdir(parents=True, exist_ok=True)
         # Ctrl-C and SIGTERM wait until the renames are done: a change that passed its commit
         # point lands now, not at the next writer (only SIGKILL leaves that to `recover`).
         with _signals_deferred() as deferred:
-            write_text_atomic(self.journal, json.dumps(
-                [[str(s), str(t)] for s, t in self.pairs], indent=1))
+            write_text_atomic(self.journal, json.dumps(entries, indent=1))
             # Past the commit point: from here an interruption must leave the staged files
             # for the next writer to roll forward, never remove them.
             self.committed = True
@@ -114,25 +145,45 @@ def _signals_deferred():
 
 
 def roll_forward(journal: Path) -> None:
-    """Finish the renames a journal lists (each one at most once), then delete it."""
-    for staged, target in json.loads(Path(journal).read_text(encoding="utf-8")):
-        _put(Path(staged), Path(target))
+    """Finish what a journal lists (each step at most once, so a second pass after a kill
+    does what the first left), then delete it."""
+    for staged, target, *old in json.loads(Path(journal).read_text(encoding="utf-8")):
+        old = Path(old[0]) if old else None
+        if staged is None:
+            _take_out(Path(target), old)
+        else:
+            _put(Path(staged), Path(target), old)
     _fsync_dir(Path(journal).parent)
     Path(journal).unlink(missing_ok=True)
 
 
-def _put(staged: Path, target: Path) -> None:
-    """Rename ``staged`` over ``target``; done already if ``staged`` is gone."""
+def _take_out(target: Path, old: Path | None) -> None:
+    """Move ``target`` to ``old`` (inside a staged folder removed later), or remove it."""
+    if old is None:
+        _remove(target)
+    elif target.exists() or target.is_symlink():
+        old.parent.mkdir(parents=True, exist_ok=True)
+        target.rename(old)
+
+
+def _put(staged: Path, target: Path, old: Path | None = None) -> None:
+    """Rename ``staged`` over ``target``; done already if ``staged`` is gone. A folder with
+    ``old`` (a part of a folder committed in parts): the target's previous folder moves there
+    first, inside the staged folder, which is removed after every part is in place."""
     if not staged.exists() and not staged.is_symlink():
         return
-    if staged.is_dir():
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        if target.exists():
-            _remove(old)
-            target.rename(old)
+    if staged.is_dir() and old is not None:
+        _take_out(target, old)
+        target.parent.mkdir(parents=True, exist_ok=True)
         staged.rename(target)
-        _remove(old)
-    else:
+    elif staged.is_dir():
+        beside = target.with_name(f".{target.name}.old-{os.getpid()}")
+        if target.exists():
+            _remove(beside)
+            target.rename(beside)
+        staged.rename(target)
+        _remove(beside)
+    else:  # a file replaces its target in one step
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staged, target)
 

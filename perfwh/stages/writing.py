@@ -15,7 +15,7 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.lock import LockBusy, writer_lock
 from perfwh.core.paths import WAREHOUSE
 from perfwh.warehouse.db import connect_bounded, remove_spill
-from perfwh.warehouse.lake import write_lake
+from perfwh.warehouse.lake import write_changes, write_lake
 from perfwh.warehouse.schema import document
 
 # Beside the warehouse: its relations as a partitioned Parquet lake.
@@ -60,11 +60,17 @@ class Exports:
     partitions of unchanged sources an add keeps."""
     lake: Path
     committed: Path
+    transaction: Transaction
 
     def write(self, con: duckdb.DuckDBPyConnection, changed: list[str] | None = None) -> None:
         """Write the lake: whole, or (``changed``: the sources an add filed, retired or
-        rewrote) only their partitions beside the committed lake's others."""
-        write_lake(con, self.lake, previous=self.committed, changed=changed)
+        rewrote) only what changes, committed in parts over the lake as it stands."""
+        if changed is None:
+            write_lake(con, self.lake)
+            return
+        change = write_changes(con, self.lake, self.committed, changed)
+        if not change.whole:
+            self.transaction.in_parts(self.lake, change.replaced, change.removed)
 
 
 def stage_exports(transaction: Transaction, warehouse: Path, write: bool = True) -> Exports | None:
@@ -76,7 +82,7 @@ def stage_exports(transaction: Transaction, warehouse: Path, write: bool = True)
     if not write:
         staged.mkdir(parents=True)
         return None
-    return Exports(staged, folder / LAKE_DIR)
+    return Exports(staged, folder / LAKE_DIR, transaction)
 
 
 @dataclass

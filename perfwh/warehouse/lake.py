@@ -31,6 +31,7 @@ import json
 import os
 import re
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -63,32 +64,61 @@ def exported_relations(con: duckdb.DuckDBPyConnection) -> list[str]:
         "AND NOT internal AND NOT temporary ORDER BY table_name")] + list(EXPORT_VIEWS)
 
 
-def write_lake(con: duckdb.DuckDBPyConnection, directory: Path, previous: Path | None = None,
-               changed: list[str] | None = None) -> dict:
+def write_lake(con: duckdb.DuckDBPyConnection, directory: Path) -> dict:
     """Write every exported relation of the warehouse open in ``con`` into ``directory`` (a new
-    or staged folder; what was there is replaced) and its manifest. Returns the manifest.
+    or staged folder; what was there is replaced) and its manifest. Returns the manifest."""
+    return _write(con, Path(directory), None, None).manifest
 
-    With ``previous`` (the lake as committed) and ``changed`` (the sources whose rows changed:
-    what an add filed, retired or rewrote), only their partitions are written: the files of
-    every other partition are the previous lake's, hard-linked (the same bytes, at no cost),
-    and the relations not partitioned by source, which are small, are written whole. A relation
-    whose columns changed, or that was empty or is empty now, is written whole too."""
-    directory = Path(directory)
+
+@dataclass(frozen=True)
+class LakeChange:
+    """What `write_changes` wrote: the new manifest, and how the committed lake becomes the new
+    one - ``whole``: the folder holds the whole lake; else each path of ``replaced`` (relative,
+    the manifest last) is put over the lake's, and each of ``removed`` is taken out of it."""
+    manifest: dict
+    whole: bool
+    replaced: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+def write_changes(con: duckdb.DuckDBPyConnection, directory: Path, previous: Path,
+                  changed: list[str]) -> LakeChange:
+    """The lake after an add, written into ``directory`` as what changes in ``previous`` (the
+    lake as committed): the partitions of the ``changed`` sources (what the add filed, retired
+    or rewrote), the relations not partitioned by source (small: written whole), and the
+    manifest, which lists every file, the kept ones too. A relation whose columns changed, or
+    that was empty or is empty now, is written whole. The other partitions stay where they
+    are: an add writes, renames and removes as many files whether ten sources are filed or ten
+    thousand (a new lake with every kept file linked into it took a thousand folders an add
+    after thirty filings). Without a usable previous lake, the whole lake is written."""
+    return _write(con, Path(directory), _previous_relations(previous) or None, changed)
+
+
+def _write(con: duckdb.DuckDBPyConnection, directory: Path, before: dict | None,
+           changed: list[str] | None) -> LakeChange:
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
-    before = _previous_relations(previous) if changed is not None else {}
+    partial = before is not None and changed is not None
+    names = exported_relations(con)
+    replaced, removed = [], sorted(set(before or {}) - set(names))
+    relations = {}
     with single_threaded(con):  # rows land in each file in sorted order
-        relations = {name: _write_relation(con, name, directory / name, before.get(name),
-                                           previous, changed)
-                     for name in exported_relations(con)}
+        for name in names:
+            written = _write_relation(con, name, directory / name, (before or {}).get(name),
+                                      changed if partial else None)
+            relations[name] = written.entry
+            replaced += written.replaced
+            removed += written.removed
     manifest = {"format": FORMAT, "partitioning": list(PARTITIONS),
                 "partition_values": "text, Hive-style folder names (family=F/source=S), "
                                     "percent-escaped as Hive and Spark escape them",
                 "relations": relations}
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True,
                                                  ensure_ascii=False) + "\n", encoding="utf-8")
-    return manifest
+    if not partial:
+        return LakeChange(manifest, True)
+    return LakeChange(manifest, False, replaced + [MANIFEST], removed)
 
 
 def _previous_relations(previous: Path | None) -> dict:
@@ -119,12 +149,22 @@ def _partitioned_rows(name: str, columns: list[str]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Written:
+    """One relation's manifest entry and, for a partial write, the paths it puts over the
+    committed lake's and those it takes out (relative to the lake)."""
+    entry: dict
+    replaced: list[str]
+    removed: list[str]
+
+
 def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, before: dict | None,
-                    previous: Path | None, changed: list[str] | None) -> dict:
+                    changed: list[str] | None) -> _Written:
     columns = _columns(con, name)
     own = [c for c, _t in columns if c not in PARTITIONS]
     rows = _partitioned_rows(name, [c for c, _t in columns])
     folder.mkdir(parents=True)
+    kept = None
     if rows is None:
         count = run(con, f"SELECT count(*) FROM {name}")[0][0]
         target = sql_literal(str(folder / "data_0.parquet"))
@@ -148,18 +188,43 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
         # The partition columns come last and are not stored in the files (Hive style): a
         # relation with its own family or source column gets them back from the folder names.
         select = ", ".join(own) + ", __family AS family, __source AS source"
-        if count and kept is not None:
-            _link_partitions(previous / name, folder, kept)
-            _write_partitions(con, folder, f"SELECT {select} FROM ({rows}) {of_changed}", changed)
-        elif count:
-            _write_partitions(con, folder, f"SELECT {select} FROM ({rows})", [])
-        else:  # no partition to hold it: one empty file with every column, partitions included
+        if not count:  # no partition to hold it: one empty file with every column, partitions included
+            kept = None
             target = sql_literal(str(folder / "data_0.parquet"))
             run(con, f"COPY (SELECT {select} FROM ({rows})) TO {target} (FORMAT parquet)")
-    return {"columns": [{"name": c, "type": t} for c, t in columns],
-            "partitioned": rows is not None,
-            "rows": count,
-            "files": _files(con, folder, before)}
+        elif kept is not None:
+            _write_partitions(con, folder, f"SELECT {select} FROM ({rows}) {of_changed}", changed)
+        else:
+            _write_partitions(con, folder, f"SELECT {select} FROM ({rows})", [])
+    written = _files(con, folder)
+    entry = {"columns": [{"name": c, "type": t} for c, t in columns],
+             "partitioned": rows is not None,
+             "rows": count,
+             "files": written if kept is None else _in_path_order(kept + written)}
+    if changed is None:
+        return _Written(entry, [], [])
+    if kept is None:  # written whole: its folder replaces the lake's
+        return _Written(entry, [name], [])
+    return _Written(entry, *_partition_changes(before["files"], kept, written))
+
+
+def _in_path_order(files: list[dict]) -> list[dict]:
+    """Manifest entries in the order of their paths, as a walk of a whole lake lists them."""
+    return sorted(files, key=lambda f: f["path"].split("/"))
+
+
+def _partition_changes(before: list[dict], kept: list[dict], written: list[dict]) -> tuple[list[str], list[str]]:
+    """The partition folders a partial write of a relation puts over the lake's (those it
+    wrote), and those it takes out: of changed sources with no rows now - their family's
+    folder whole where none of its files is left. (Paths are the manifest's: relative, with
+    '/'; string operations, since an add goes through every file of the lake here.)"""
+    def parent(path: str) -> str:
+        return path.rpartition("/")[0]
+
+    replaced = sorted({parent(f["path"]) for f in written}, key=lambda p: p.split("/"))
+    families_left = {parent(parent(f["path"])) for f in kept + written}
+    gone = {parent(f["path"]) for f in before} - {parent(f["path"]) for f in kept} - set(replaced)
+    return replaced, sorted({p if parent(p) in families_left else parent(p) for p in gone})
 
 
 def _kept_partitions(before: dict | None, columns: list[tuple[str, str]],
@@ -174,19 +239,6 @@ def _kept_partitions(before: dict | None, columns: list[tuple[str, str]],
         return None
     gone = set(changed)
     return [f for f in before["files"] if f["source"] not in gone]
-
-
-def _link_partitions(old: Path, folder: Path, files: list[dict]) -> None:
-    """The kept files, hard-linked from the previous lake into the new one (copied where the
-    file system cannot link)."""
-    lake_old, lake_new = old.parent, folder.parent
-    for f in files:
-        source, target = lake_old / f["path"], lake_new / f["path"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copyfile(source, target)
 
 
 def _write_partitions(con: duckdb.DuckDBPyConnection, folder: Path, query: str, params: list) -> None:
@@ -219,33 +271,21 @@ def _hive_names(folder: Path) -> None:
                 os.rename(path, wanted)
 
 
-def _files(con: duckdb.DuckDBPyConnection, folder: Path, before: dict | None = None) -> list[dict]:
-    """The manifest's entries of the relation's files; a file kept from the previous lake (the
-    same inode) keeps its entry there instead of being read and hashed again."""
+def _files(con: duckdb.DuckDBPyConnection, folder: Path) -> list[dict]:
+    """The manifest's entries of the files written under ``folder``, in path order."""
     lake = folder.parent
-    known = {}
-    for f in (before or {}).get("files", []):
-        known[f["path"]] = f
     paths = sorted(folder.rglob("*.parquet"))
-    kept = {}
-    for path in paths:
-        entry = known.get(path.relative_to(lake).as_posix())
-        if entry is not None and path.stat().st_nlink >= 2 and path.stat().st_size == entry["bytes"]:
-            kept[path] = entry
-    written = [str(p) for p in paths if p not in kept]
     rows = dict(run(con, "SELECT file_name, sum(num_rows) FROM parquet_file_metadata(?::VARCHAR[]) "
-                         "GROUP BY file_name", [written])) if written else {}
+                         "GROUP BY file_name", [[str(p) for p in paths]])) if paths else {}
     files = []
     for path in paths:
-        entry = kept.get(path)
-        if entry is None:
-            entry = {"path": path.relative_to(lake).as_posix(),
-                     "rows": rows[str(path)],
-                     "bytes": path.stat().st_size,
-                     "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-            for part in path.relative_to(folder).parts[:-1]:
-                key, _eq, value = part.partition("=")
-                entry[key] = _unescape(value)
+        entry = {"path": path.relative_to(lake).as_posix(),
+                 "rows": rows[str(path)],
+                 "bytes": path.stat().st_size,
+                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        for part in path.relative_to(folder).parts[:-1]:
+            key, _eq, value = part.partition("=")
+            entry[key] = _unescape(value)
         files.append(entry)
     return files
 
