@@ -126,7 +126,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
           memory_limit: str = BUILD_MEMORY_LIMIT, engine: str = "duckdb",
           spark_master: str | None = None, collect: bool = True,
           fit_limit: int | None = CHECK_FIT_LIMIT, waivers: dict[str, str] | None = None,
-          given: GivenFacts | None = None):
+          given: GivenFacts | None = None, discarded: bool = False):
     """Check the submission at ``path`` against ``warehouse`` (None: against nothing).
 
     The scratch database is a copy of the warehouse to which the submission is added as
@@ -145,6 +145,9 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     database file to build in (default: one in a temporary folder, removed afterwards). With
     ``keep`` (and a ``scratch`` of the caller's: `perfwh add`) the open scratch connection is
     returned too, as (result, connection); `checked` does the same with a temporary scratch.
+    ``discarded``: the scratch is removed after the check, so it is never checkpointed (DuckDB
+    would write the whole copy to disk on closing it: a tenth of a second or more once the
+    warehouse holds a million numbers); `perfwh add` commits its scratch, and so keeps it.
     ``collect``: fetch the submission's findings into ``result.findings`` (without it, only
     their counts; `own_findings` streams them). ``engine``: run the rules in DuckDB or on
     Apache Spark (``spark_master``, default local) over a Parquet lake of the scratch.
@@ -157,7 +160,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         with scratch_directory("check") as folder:
             return check(path, warehouse, sources_file, rules, repair, Path(folder) / "scratch.duckdb",
                          today, False, revision_of, memory_limit, engine, spark_master, collect,
-                         fit_limit, waivers, given)
+                         fit_limit, waivers, given, discarded=True)
     path = Path(path)
     _require_file(path)
     _require_manifest(Path(sources_file))
@@ -173,6 +176,8 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         con, spill = connect_bounded(Path(scratch), memory_limit)
     except duckdb.Error as err:
         raise CannotCheck(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
+    if discarded:
+        run(con, "PRAGMA disable_checkpoint_on_shutdown")
     try:
         try:
             if warehouse is None:
@@ -235,7 +240,8 @@ def checked(path: Path, **options):
     it or query it: yields (result, connection); the scratch (a file in a temporary folder,
     its spill folder beside it) is closed and removed afterwards."""
     with scratch_directory("check") as folder:
-        result, con = check(path, scratch=Path(folder) / "scratch.duckdb", keep=True, **options)
+        result, con = check(path, scratch=Path(folder) / "scratch.duckdb", keep=True, discarded=True,
+                            **options)
         try:
             yield result, con
         finally:
