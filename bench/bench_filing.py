@@ -199,7 +199,14 @@ def many_filings(db: Path, raw: Path, work: Path, count: int, rows: int) -> bool
     rebuilt = work / "rebuilt" / "warehouse.duckdb"
     _s, done = perfwh("build", "--rules", "duckdb", "--raw", filed_raw, "--sources",
                       filed_raw / "sources.yml", "--out", rebuilt, "-q")
-    same = done.returncode == 0 and contents(rebuilt) == contents(filed_db)
+    once, incrementally = (contents(rebuilt), contents(filed_db)) if done.returncode == 0 else ({}, {None: 0})
+    differ = sorted(name for name in set(once) | set(incrementally) if once.get(name) != incrementally.get(name))
+    same = not differ
+    for name in differ:
+        rows, filed = set(once.get(name, [])), set(incrementally.get(name, []))
+        print(f"not as one build: {name}: {len(rows - filed)} rows only in the build, e.g. "
+              f"{sorted(rows - filed, key=str)[:2]}; {len(filed - rows)} only in the filings, e.g. "
+              f"{sorted(filed - rows, key=str)[:2]}")
     per = slope(times)
     first, last = statistics.median(times[:10]), statistics.median(times[-10:])
     print(f"\n{count} filings of {rows} rows: first ten {first:.2f} s, last ten {last:.2f} s (median), "
