@@ -117,10 +117,14 @@ def alternately(boxes, work: Path, repeat: int) -> list[dict[str, float]]:
     return [medians(t) for t in times]
 
 
-def slope(ys: list[float]) -> float:
+def slope(ys: list[float]) -> tuple[float, float]:
+    """The least-squares slope of ``ys`` against 1, 2, ... and its standard error."""
     xs = list(range(1, len(ys) + 1))
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    residual = sum((y - my - b * (x - mx)) ** 2 for x, y in zip(xs, ys)) / max(1, len(ys) - 2)
+    return b, math.sqrt(residual / sxx)
 
 
 def main() -> int:
@@ -207,10 +211,11 @@ def many_filings(db: Path, raw: Path, work: Path, count: int, rows: int) -> bool
         print(f"not as one build: {name}: {len(rows - filed)} rows only in the build, e.g. "
               f"{sorted(rows - filed, key=str)[:2]}; {len(filed - rows)} only in the filings, e.g. "
               f"{sorted(filed - rows, key=str)[:2]}")
-    per = slope(times)
+    per, error = slope(times)
     first, last = statistics.median(times[:10]), statistics.median(times[-10:])
     print(f"\n{count} filings of {rows} rows: first ten {first:.2f} s, last ten {last:.2f} s (median), "
-          f"slope {per * 1000:+.1f} ms per filing; equal to one build: {same}")
+          f"slope {per * 1000:+.1f} ms per filing (standard error {error * 1000:.1f} ms); "
+          f"equal to one build: {same}")
     return same and last <= first * GROWTH_TARGET
 
 

@@ -378,15 +378,23 @@ def _refresh_shared(con: duckdb.DuckDBPyConnection) -> None:
         _set_loading(con, [s for (s,) in loaded])
 
 
+# Up to this many numbers loaded, the model stage is one transaction; past it, each statement
+# commits on its own. A transaction keeps the temporary tables it fills in memory: a build of
+# 857,000 numbers failed under the default 512MB limit, where statements committed one by
+# one spill; and beyond a few thousand rows the commits' cost is nothing beside the work.
+ONE_TRANSACTION_NUMBERS = 100_000
+
+
 @contextlib.contextmanager
 def _model_stage(con: duckdb.DuckDBPyConnection, sources: list[str] | None):
     """The block's writes of the dimensional model for ``sources`` (None: every source), then
-    the integrity check, in one transaction: each of its few dozen statements on its own was a
-    commit, and a 3-row check spent a third of its CPU committing. (The raw rows before it are
-    inserted and committed a chunk at a time: a transaction keeps its new index entries in
-    memory, and only the raw tables have indexes.)"""
-    with one_transaction(con):
-        _set_loading(con, sources)
+    the integrity check - in one transaction for a small load: each of its few dozen
+    statements on its own was a commit, and a 3-row check spent a third of its CPU committing.
+    (The raw rows before it are inserted and committed a chunk at a time: a transaction keeps
+    its new index entries in memory, and only the raw tables have indexes.)"""
+    _set_loading(con, sources)
+    numbers = run(con, f"SELECT count(*) FROM raw_observations WHERE source IN (SELECT source FROM {LOADING})")[0][0]
+    with one_transaction(con) if numbers <= ONE_TRANSACTION_NUMBERS else contextlib.nullcontext():
         yield
         check_integrity(con)
 
