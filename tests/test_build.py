@@ -363,3 +363,19 @@ def test_progress_on_a_terminal_is_one_live_line(tmp_path):
     assert re.search(r"perfwh build \[#+-*\] 1/\d+ parsed wbimb5-aix-2004\.txt", shown)
     assert "perfwh build: parsed" not in shown  # no plain lines on a terminal
     assert f"perfwh build: {report_count()} reports, {total_values()} values" in shown
+
+
+def test_a_big_load_commits_statement_by_statement_and_builds_the_same(tmp_path, monkeypatch, plain_warehouse):
+    """Past ONE_TRANSACTION_NUMBERS the model stage's statements commit one by one (a
+    transaction holds its temporary tables in memory: a build of 857,000 numbers ran out of it
+    under the default limit); the warehouse is the same as one built in one transaction."""
+    import perfwh.warehouse.load as load
+
+    transactions = []
+    real = load.one_transaction
+    monkeypatch.setattr(load, "one_transaction", lambda con: transactions.append(1) or real(con))
+    monkeypatch.setattr(load, "ONE_TRANSACTION_NUMBERS", 0)
+    out = tmp_path / "big-load.duckdb"
+    build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
+    assert transactions == []
+    assert contents(out) == contents(plain_warehouse)
