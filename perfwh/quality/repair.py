@@ -6,10 +6,11 @@ typed twice as another digit or lost. `candidates` lists, for a printed cell, th
 it would have had before each such slip (13662.3 -> 1362.3 undoes a doubled 6).
 
 `suggest_stored` then evaluates the candidates with the rules themselves: each candidate gets
-a world of its own - the rows of the flagged row's scenario with that one number replaced -
-and the dq_input rules run on all worlds at once. A candidate is valid for a finding when
-the finding is gone, no error remains on the corrected row, and nothing new appears. Among
-valid candidates the most likely slip wins (PRIORS), then the smallest change.
+a world of its own - the rows of the flagged row's test with that one number replaced -
+and the dq_input rules run on all worlds at once, one rule after another, each on the worlds
+no rule has ruled out yet. A candidate is valid for a finding when the finding is gone, no
+error remains on the corrected row, and nothing new appears. Among valid candidates the most
+likely slip wins (PRIORS), then the smallest change.
 
 The findings stay in DuckDB (`rules.FOUND`): which of them a slip may explain is decided in
 SQL, and only those (a handful per typo) come to Python; the suggestions are written back.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -195,8 +197,9 @@ def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: 
         weights = _scope(con, relation, targets)
         repaired = 0
         columns: dict[tuple, dict[int, int]] = {}  # the decimals each column prints, counted once
+        costs = _RuleCosts()
         for batch in _batches(targets, weights):
-            batch = _repaired(con, batch, input_rules, relation, set(band), columns)
+            batch = _repaired(con, batch, input_rules, relation, set(band), columns, costs)
             _write_back(con, table, batch)
             repaired += len(batch)
         return repaired
@@ -269,9 +272,10 @@ def _evidence(con) -> set[tuple]:
 
 
 def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, band: set[str],
-              columns: dict[tuple, dict[int, int]]) -> list[dict]:
+              columns: dict[tuple, dict[int, int]], costs: _RuleCosts) -> list[dict]:
     """The targets a single slip explains, with their suggestions applied. ``columns``: the
-    decimals counted per column so far (`_column_decimals`), shared by the batches."""
+    decimals counted per column so far (`_column_decimals`), and ``costs``, the rules' costs
+    in the worlds so far, shared by the batches."""
     rows = sorted({r for f in targets for r in (f["row_id"], f.get("related_row_id")) if r is not None})
     cells = _cells(con, relation, rows, columns)
     worlds, plan = _plan(rows, cells)
@@ -280,26 +284,13 @@ def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, 
     _materialise(con, REPAIR_SCOPE, worlds)
     try:
         evidence = _evidence(con)
-        # Stage 1: only the rules that raised the targets, on every world; stage 2: every
-        # rule, on the baselines and the worlds where a target finding went away.
-        flagging = [r for r in input_rules if r.name in {f["rule"] for f in targets}]
-        first = run_rules(con, flagging, {"dq_input": "repair_worlds"}, KEY_COLUMNS)
-        survivors = _survivors(targets, plan, first)
-        del first
-        if all(plan[world][1] is None for world in survivors):
-            return []  # no correction silenced a target: the baselines alone choose nothing
-        run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
-            [sorted(survivors)])
-        run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
-                 "WHERE world IN (SELECT world FROM repair_keep)")
-        found = run_rules(con, input_rules, {"dq_input": "repair_kept"}, KEY_COLUMNS)
+        by_world, survivors = _world_findings(con, targets, input_rules, plan, costs)
     finally:
         for name in ("VIEW repair_kept", "TABLE repair_keep", "TABLE repair_worlds",
                      "TABLE repair_candidates"):
             run(con, f"DROP {name.split()[0]} IF EXISTS {name.split()[1]}")
-    by_world: dict[int, list[dict]] = {}
-    for f in found:
-        by_world.setdefault(f["world"], []).append(f)
+    if all(plan[world][1] is None for world in survivors):
+        return []  # no correction silenced a target: the baselines alone choose nothing
     worlds_of: dict[int, list[int]] = {}
     baselines: dict[int, int] = {}
     for world, (row, metric, _cand) in plan.items():
@@ -316,6 +307,47 @@ def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, 
             _apply(finding, best, cells)
             repaired.append(finding)
     return repaired
+
+
+def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dict,
+                    costs: _RuleCosts) -> tuple[dict[int, list[dict]], set[int]]:
+    """The findings of every rule in each world that can still win, and those worlds.
+
+    The rules run one at a time, each on the worlds still alive, in the order
+    ``costs`` expects to drop wrong candidates soonest for the least work. A candidate world
+    is dropped as soon as a rule finds in it something its row's baseline does not have, or an
+    error on its row, and, once the rules that raised the targets have run, when it keeps
+    every target of its row: `_best` never chooses such a world, whatever the later rules
+    find, so they need not run on it. The baselines run every rule. Returns the findings by
+    world (complete for the baselines and the survivors) and the surviving worlds (baselines
+    included)."""
+    flagged_by = {f["rule"] for f in targets}
+    flagging = costs.order([r for r in input_rules if r.name in flagged_by])
+    ordered = flagging + costs.order([r for r in input_rules if r.name not in flagged_by])
+    baseline_of = {row: world for world, (row, metric, _c) in plan.items() if metric is None}
+    alive = set(plan)
+    by_world: dict[int, list[dict]] = {}
+    for position, rule in enumerate(ordered, 1):
+        started = time.perf_counter()
+        run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
+            [sorted(alive)])
+        run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
+                 "WHERE world IN (SELECT world FROM repair_keep)")
+        found: dict[int, list[dict]] = {}
+        for f in run_rules(con, [rule], {"dq_input": "repair_kept"}, KEY_COLUMNS):
+            found.setdefault(f["world"], []).append(f)
+        for world, findings in found.items():
+            by_world.setdefault(world, []).extend(findings)
+        spoilt = _spoilt(plan, baseline_of, found)
+        costs.record(rule, time.perf_counter() - started, len(alive), len(spoilt))
+        alive -= spoilt
+        if position == len(flagging):
+            alive = _survivors(targets, plan, by_world) & alive
+        if all(plan[world][1] is None for world in alive):
+            break  # no candidate left: nothing to choose, whatever the other rules find
+    for world in set(by_world) - alive:
+        del by_world[world]
+    return by_world, alive
 
 
 # The findings a slip may explain, while the repair runs (`_targets`).
@@ -380,11 +412,10 @@ def _write_back(con, table: str, repaired: list[dict]) -> None:
         run(con, "DROP TABLE IF EXISTS repair_written")
 
 
-def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
-    """Baseline worlds, and candidate worlds in which some target on their row is gone."""
-    present: dict[int, set] = {}
-    for f in first:
-        present.setdefault(f["world"], set()).add(_key(f))
+def _survivors(targets: list[dict], plan: dict, by_world: dict[int, list[dict]]) -> set[int]:
+    """Baseline worlds, and candidate worlds in which some target on their row is gone
+    (``by_world``: the findings of the rules that raised the targets)."""
+    present = {world: {_key(f) for f in findings} for world, findings in by_world.items()}
     by_row: dict[int, list[tuple]] = {}
     for t in targets:
         for row in {t["row_id"], t.get("related_row_id")} - {None}:
@@ -399,13 +430,67 @@ def _survivors(targets: list[dict], plan: dict, first: list[dict]) -> set[int]:
     return keep
 
 
+class _RuleCosts:
+    """What each rule cost in the candidate worlds of a repair's batches so far, and how many
+    candidates it dropped, to order the rules of the next batch: the order changes how much
+    work the repair does, never what it finds (`_world_findings`). Before a rule is measured,
+    it comes in the order of `STRENGTH`: rules that compare a row with itself, then
+    equations (a wrong value breaks them at once), then bands and inequalities."""
+
+    STRENGTH = {"tight": 0, "band": 1, "none": 2}
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.worlds: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
+
+    def record(self, rule: Rule, seconds: float, worlds: int, dropped: int) -> None:
+        self.seconds[rule.name] = self.seconds.get(rule.name, 0.0) + seconds
+        self.worlds[rule.name] = self.worlds.get(rule.name, 0) + worlds
+        self.dropped[rule.name] = self.dropped.get(rule.name, 0) + dropped
+
+    def order(self, rules: list[Rule]) -> list[Rule]:
+        """Measured rules by seconds per dropped candidate (a rule that dropped none last),
+        then the others by their strength: the order that makes a chain of filters cheapest
+        when each costs c a world and passes a share p (ascending c / (1 - p))."""
+        def expected(rule: Rule) -> tuple:
+            if rule.name not in self.worlds:
+                return (1, math.inf, rule.compares != "row", self.STRENGTH[rule.repair])
+            worlds = max(self.worlds[rule.name], 1)
+            dropped = self.dropped[rule.name] / worlds
+            per_world = self.seconds[rule.name] / worlds
+            return (0 if dropped else 2, per_world / dropped if dropped else per_world, False, 0)
+        return sorted(rules, key=expected)
+
+
+def _spoilt(plan: dict, baseline_of: dict[int, int], found: dict[int, list[dict]]) -> set[int]:
+    """The candidate worlds in which one rule's findings (``found``, by world) already rule
+    the candidate out: a finding its row's baseline does not have (the correction makes
+    something new wrong), or an error on its row (`_best`'s conditions, one rule at a time).
+    A world without a finding of the rule is not looked at."""
+    spoilt = set()
+    baselines: dict[int, set] = {}  # row -> the keys of its baseline's findings
+    for world, findings in found.items():
+        row, metric, _cand = plan[world]
+        if metric is None:
+            continue
+        if row not in baselines:
+            baselines[row] = {_key(f) for f in found.get(baseline_of[row], ())}
+        baseline = baselines[row]
+        if any(_key(f) not in baseline or (f["severity"] == "error" and _involves(f, row))
+               for f in findings):
+            spoilt.add(world)
+    return spoilt
+
+
 def _cells(con, relation: str, rows: list[int], columns: dict[tuple, dict[int, int]]
            ) -> dict[tuple[int, str], dict]:
     """The printed cells of the rows to repair: (row_id, metric) -> facts of the cell, with
     the decimals the rest of its column prints (None unless three or more agree)."""
-    placeholders = ", ".join("?" for _ in rows)
-    result = con.sql(f"SELECT * FROM {relation} WHERE world = 0 AND row_id IN ({placeholders})",
-                     params=rows) if rows else None
+    # from the repair's scope, which holds every row a target links (`_scope`): a batch's
+    # rows looked up in the whole relation took a pass over a million rows each
+    result = con.sql(f"SELECT * FROM {REPAIR_SCOPE} WHERE row_id IN (SELECT UNNEST(?::BIGINT[]))",
+                     params=[rows])
     cells = {}
     for record in (dict(zip(result.columns, r)) for r in result.fetchall()):
         for metric in METRICS:

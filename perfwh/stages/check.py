@@ -49,7 +49,7 @@ from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, War
                                    add_sources, create_warehouse)
 from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
 
-from .models import TooManySeries, fit_warehouse
+from .models import fit_warehouse
 
 CSV, REPORT = "csv", "report"
 
@@ -197,12 +197,14 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         if revision_of is None:
             refuse_same_measurements(con, read.source.file)
         fit_notes: list[str] = []
-        if count_series(con, subjects, MIN_SIZES):  # fits come after the rules' first pass
+        fittable = count_series(con, subjects, MIN_SIZES)
+        if fittable and (fit_limit is None or fittable <= fit_limit):
             from models.fit import import_scipy_meanwhile  # numpy: only where something is fitted
 
-            import_scipy_meanwhile()
+            import_scipy_meanwhile()  # the fits come after the rules' first pass
         con = _evaluate(con, rules, engine, repair, spark_master,
-                        lambda c, sources: _fit_submission(c, sources, fit_limit, fit_notes), subjects)
+                        lambda c, sources: _fit_submission(c, sources, fittable, fit_limit, fit_notes),
+                        subjects)
         result = _result(con, path, read, collect)
         result.subjects, result.changed = subjects, changed
         result.notes.extend(fit_notes)
@@ -248,16 +250,17 @@ def checked(path: Path, **options):
             con.close()
 
 
-def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], limit: int | None,
-                    notes: list[str]) -> None:
+def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], fittable: int,
+                    limit: int | None, notes: list[str]) -> None:
     """Fit the series of ``sources`` (the submission's, and those of the sources checked
-    again) in the scratch copy, unless there are more than ``limit``."""
-    try:
-        fit_warehouse(con, sources, max_series=limit, accuracy=False)  # the rules read predictions only
-    except TooManySeries as err:
-        notes.append(f"the model residual rule did not run: {err.series} series to fit, more than "
-                     f"--fit-limit {err.limit} (fitting takes about 20 ms a series; raise the limit "
+    again) in the scratch copy, unless there are more than ``limit`` (``fittable``: how many
+    there are, counted once by the caller - a count over a million rows takes seconds)."""
+    if limit is not None and fittable > limit:
+        notes.append(f"the model residual rule did not run: {fittable} series to fit, more than "
+                     f"--fit-limit {limit} (fitting takes about 20 ms a series; raise the limit "
                      "to run it)")
+        return
+    fit_warehouse(con, sources, accuracy=False)  # the rules read predictions only
 
 
 def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from models.spec import MIN_SIZES
 from models.tables import (ACCURACY_QUERY, ACCURACY_SQL, PCT_MACRO, PREDICTIONS_VIEW_SQL, ModelRun,
-                           count_series, fit_all, has_table, load_series, model_tables)
+                           fit_all, has_table, load_series, model_tables)
 from perfwh.core.interrupts import interruptibly
 from perfwh.warehouse.db import create_table, insert_rows, placeholders, run
 
@@ -29,27 +28,14 @@ class ModelSummary:
     findings_table: bool = True  # False: no dq_findings, nothing could be excluded
 
 
-class TooManySeries(Exception):
-    """More series to fit than the caller allows (fitting takes about 20 ms a series)."""
-
-    def __init__(self, series: int, limit: int):
-        super().__init__(f"{series} series to fit, more than the limit of {limit}")
-        self.series, self.limit = series, limit
-
-
 def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
-                  max_series: int | None = None, accuracy: bool = True) -> ModelSummary:
+                  accuracy: bool = True) -> ModelSummary:
     """Fit every series of the open warehouse and (re)write the model tables in it - or fit the
     series of ``sources`` only and replace their rows, keeping the other sources' (what a
     check or an add needs: a series is fitted with its own source's series alone, so the
-    others' fits do not change). With ``max_series``, raise TooManySeries instead when more
-    series than that have enough sizes to be fitted. ``accuracy=False`` leaves model_accuracy
+    others' fits do not change). ``accuracy=False`` leaves model_accuracy
     as it was (a check's fit, which only the rules read; the summary then has no accuracy)."""
     findings_table = has_table(con, "dq_findings")
-    if max_series is not None:  # counted in SQL: a million points are gigabytes as Python objects
-        fittable = count_series(con, sources, MIN_SIZES)
-        if fittable > max_series:
-            raise TooManySeries(fittable, max_series)
     series = load_series(con, sources)
     # the fit and its tables are numpy's work, minutes of it for a big file: a stop must not
     # wait for it (`interruptibly`); the connection is used here only, on this thread
