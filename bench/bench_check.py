@@ -10,7 +10,7 @@ a lab's results of many machines in one file, with oddities and planted typos):
   both under /usr/bin/time for the peak resident memory. The largest size also runs under a
   4 GiB address-space limit (prlimit), to show it completes within it. A check completed when
   it exits 0 or 1 (errors found) and printed its summary line; anything else is a failure.
-Targets: 1M rows within 5 x the parse and under 1 GiB; 10M rows complete under 4 GiB; time
+Targets: 1M rows within 10 x the parse (issue 26; issue 14 asked 5 x) and under 1 GiB; 10M rows complete under 4 GiB; time
 linear in rows (log-log slope <= 1.05 from the smallest to the largest size). The script
 exits 1 when a target is missed.
 
@@ -39,7 +39,7 @@ from perfwh.stages.build import build  # noqa: E402
 
 PYTHON = sys.executable
 LIMIT_GIB = 4
-RATIO_TARGET, PEAK_TARGET_MIB, SLOPE_TARGET = 5.0, 1024, 1.05
+RATIO_TARGET, PEAK_TARGET_MIB, SLOPE_TARGET = 10.0, 1024, 1.05
 _SUMMARY = re.compile(r"^perfwh check: \d+ rows, \d+ errors, \d+ warnings$", re.M)
 
 
