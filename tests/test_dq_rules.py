@@ -189,12 +189,13 @@ def test_the_repair_suggests_the_same_whatever_order_its_rules_run_in(tmp_path, 
     """The typo repair runs the rules one rule at a time over the candidate worlds still alive
     and drops a world as soon as one rule rules its correction out; the order only changes the
     work. Any order, and every rule on every world with nothing dropped, give the same
-    suggestions (a generated lab's file with a slip in one row of fifty)."""
+    suggestions (a generated lab's file with a slip in one row of 25; nothing fitted, which the
+    order does not touch)."""
     import random
 
-    path = synthetic.write(tmp_path / "lab.csv", 600, typo_every=50)
+    path = synthetic.write(tmp_path / "lab.csv", 300, typo_every=25)
     rules = load_rules()
-    with checked(path, warehouse=built_warehouse) as (_result, con):
+    with checked(path, warehouse=built_warehouse, fit_limit=0) as (_result, con):
         found = [f for f in run_rules(con, [r for r in rules if r.relation == "dq_input"])
                  if f["source"] == path.name]
 
@@ -205,7 +206,7 @@ def test_the_repair_suggests_the_same_whatever_order_its_rules_run_in(tmp_path, 
 
         reference = suggestions()
         assert sum(1 for s in reference if s[4] != "None") >= 5, reference
-        for seed in range(3):
+        for seed in range(2):
             monkeypatch.setattr(repair._RuleCosts, "order",
                                 lambda self, some, seed=seed: random.Random(seed).sample(some, len(some)))
             assert suggestions() == reference, f"rules shuffled with seed {seed}"
