@@ -373,3 +373,49 @@ def test_fit_limit_takes_a_number_of_series_or_all(tmp_path):
     assert "--fit-limit: expected a number of series or 'all', not 'lots'" in done.stderr
     assert "(default 2000; 'all': no limit)" in " ".join(perfwh("check", "--help").stdout.split())
 
+
+
+class _Terminal:
+    """A stream that says it is a terminal, keeping what is written to it."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_check_on_a_terminal_says_where_it_has_got_to_and_clears_the_line(tmp_path, built_warehouse,
+                                                                            monkeypatch):
+    """On a terminal a long check keeps one line saying where it has got to (reading, loading,
+    the rules, the typo repair's batches), rewritten in place and cleared before the notes and
+    the summary; without the status line the terminal gets what a pipe gets, and a pipe gets
+    no status at all."""
+    import re
+
+    from perfwh.cli import main
+    from support.strategies import synthetic
+
+    path = synthetic.write(tmp_path / "lab.csv", 300, typo_every=25)
+    args = ["check", str(path), "--db", str(built_warehouse), "--out", str(tmp_path / "found.txt")]
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(args) in (0, 1)
+    piped = _Terminal()
+    piped.isatty = lambda: False
+    monkeypatch.setattr(sys, "stderr", piped)
+    assert main(args) in (0, 1)
+    shown = re.findall(r"\r\x1b\[Kperfwh check: ([^\r\n]*?) \(\d+ s\)", terminal.text)
+    assert shown[:3] == ["reading lab.csv", "loading lab.csv into a scratch copy of the warehouse",
+                         "running the rules"], shown
+    assert any(re.fullmatch(r"looking for the slips behind findings 1-\d+ of \d+", s) for s in shown), shown
+    assert re.sub(r"\r\x1b\[K(perfwh check: [^\r\n]*? \(\d+ s\))?", "", terminal.text) == piped.text
+    assert terminal.text.endswith("\r\x1b[K" + piped.text)  # the line cleared before the report
+    assert "\x1b" not in piped.text and "\r" not in piped.text

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from perfwh.core.progress import live_status
 from perfwh.core.values import counted
 
 from .common import (add_db, add_engine, add_memory_limit, add_no_wait, add_sources, json_error,
@@ -46,10 +47,13 @@ def _check(args) -> int:
     from perfwh.stages.check import SubmissionError, checked
 
     try:
-        with checked(args.path, warehouse=warehouse_to_read(args.db), sources_file=args.sources,
-                     revision_of=args.revision_of, memory_limit=args.memory_limit,
-                     engine=args.engine, spark_master=args.spark_master, collect=False,
-                     fit_limit=args.fit_limit, given=given_facts(args)) as (result, con):
+        # where a long check has got to, on a terminal; cleared before anything is reported
+        with live_status("perfwh check") as live, \
+                checked(args.path, warehouse=warehouse_to_read(args.db), sources_file=args.sources,
+                        revision_of=args.revision_of, memory_limit=args.memory_limit,
+                        engine=args.engine, spark_master=args.spark_master, collect=False,
+                        fit_limit=args.fit_limit, given=given_facts(args)) as (result, con):
+            live.end()
             for note in result.notes:
                 print(f"perfwh check: note: {args.path}: {note}", file=sys.stderr)
             _report(args, result, con)
@@ -117,9 +121,10 @@ def _add(args) -> int:
     from perfwh.core.lock import LockBusy
 
     try:
-        result = add(Path(args.path), dict(zip(args.waive, args.reason)),
-                     warehouse=warehouse_to_update(args.db), sources_file=args.sources,
-                     revision_of=args.revision_of, wait=not args.no_wait, given=given_facts(args))
+        with live_status("perfwh add"):
+            result = add(Path(args.path), dict(zip(args.waive, args.reason)),
+                         warehouse=warehouse_to_update(args.db), sources_file=args.sources,
+                         revision_of=args.revision_of, wait=not args.no_wait, given=given_facts(args))
     except AddError as err:
         print(f"perfwh add: {err}", file=sys.stderr)
         return err.status

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 import duckdb
 
 from ingest.units import half_ulp
+from perfwh.core.progress import status
 from perfwh.warehouse.db import insert_rows, run
 
 from .rules import (FOUND, FOUND_COLUMNS, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
@@ -198,7 +199,11 @@ def suggest_stored(con: duckdb.DuckDBPyConnection, rules: list[Rule], relation: 
         repaired = 0
         columns: dict[tuple, dict[int, int]] = {}  # the decimals each column prints, counted once
         costs = _RuleCosts()
+        tried = 0
         for batch in _batches(targets, weights):
+            status(f"looking for the slips behind findings {tried + 1:,}-{tried + len(batch):,} "
+                   f"of {len(targets):,}")
+            tried += len(batch)
             batch = _repaired(con, batch, input_rules, relation, set(band), columns, costs)
             _write_back(con, table, batch)
             repaired += len(batch)

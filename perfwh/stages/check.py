@@ -38,6 +38,7 @@ from models.spec import MIN_SIZES
 from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
+from perfwh.core.progress import status
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
@@ -168,6 +169,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         _require_warehouse(Path(warehouse))
     rules = rules if rules is not None else load_rules()
     today = today or dt.date.today()
+    status(f"reading {path.name}")
     read = submitted_input(path, sources_file, warehouse, today, revision_of, given)
     retiring = [(revision_of, read.source.file, today.isoformat())] if revision_of else []
     if warehouse is not None:
@@ -178,6 +180,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         raise CannotCheck(f"--memory-limit {memory_limit}: {str(err).splitlines()[0]}") from None
     if discarded:
         run(con, "PRAGMA disable_checkpoint_on_shutdown")
+    status(f"loading {path.name} into a scratch copy of the warehouse")
     try:
         try:
             if warehouse is None:
@@ -202,6 +205,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
             from models.fit import import_scipy_meanwhile  # numpy: only where something is fitted
 
             import_scipy_meanwhile()  # the fits come after the rules' first pass
+        status("running the rules")
         con = _evaluate(con, rules, engine, repair, spark_master,
                         lambda c, sources: _fit_submission(c, sources, fittable, fit_limit, fit_notes),
                         subjects)
@@ -260,6 +264,7 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], fittable
                      f"--fit-limit {limit} (fitting takes about 20 ms a series; raise the limit "
                      "to run it)")
         return
+    status(f"fitting the models ({fittable:,} series)")
     fit_warehouse(con, sources, accuracy=False)  # the rules read predictions only
 
 
