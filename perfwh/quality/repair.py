@@ -476,9 +476,9 @@ def _spoilt(plan: dict, baseline_of: dict[int, int], found: dict[int, list[dict]
     spoilt = set()
     baselines: dict[int, set] = {}  # row -> the keys of its baseline's findings
     for world, findings in found.items():
-        row, metric, _cand = plan[world]
+        row, metric, _cand = plan.get(world, (None, None, None))
         if metric is None:
-            continue
+            continue  # a baseline (or no world of this batch)
         if row not in baselines:
             baselines[row] = {_key(f) for f in found.get(baseline_of[row], ())}
         baseline = baselines[row]
