@@ -379,3 +379,31 @@ def test_a_big_load_commits_statement_by_statement_and_builds_the_same(tmp_path,
     build(out=out, raw_dir=RAW_DIR, sources_file=SOURCES_FILE, rules="none", parquet=False, progress=False)
     assert transactions == []
     assert contents(out) == contents(plain_warehouse)
+
+
+def test_the_integrity_check_names_the_loaded_source_s_lost_number_and_only_its_own(plain_warehouse):
+    """Every raw number of the sources being loaded must be exactly one fact: a fact lost (a
+    join to a dimension that found no row) stops the load, naming the file and line of the
+    first number lost. A loss in a source not being loaded is not blamed on the load (the
+    check reads only the loaded sources' rows)."""
+    from perfwh.warehouse.load import WarehouseError, _set_loading, check_integrity
+
+    con = duckdb.connect(str(plain_warehouse))
+    try:
+        first, second = (s for (s,) in con.execute(
+            "SELECT source FROM raw_reports ORDER BY source LIMIT 2").fetchall())
+        line, metric, printed = con.execute(
+            "SELECT source_line, metric, printed_value FROM fact_metric_value WHERE source_file = ? "
+            "ORDER BY source_line, metric LIMIT 1", [first]).fetchall()[0]
+        _set_loading(con, [first, second])
+        check_integrity(con)  # the warehouse as built: every number a fact
+        con.execute("DELETE FROM fact_metric_value WHERE source_file = ? AND source_line = ? AND metric = ?",
+                    [first, line, metric])
+        with pytest.raises(WarehouseError) as lost:
+            check_integrity(con)
+        assert f"{first}:{line} {metric}={printed!r}" in str(lost.value)
+        assert "values parsed but" in str(lost.value)
+        _set_loading(con, [second])
+        check_integrity(con)
+    finally:
+        con.close()

@@ -419,3 +419,31 @@ def test_a_check_on_a_terminal_says_where_it_has_got_to_and_clears_the_line(tmp_
     assert re.sub(r"\r\x1b\[K(perfwh check: [^\r\n]*? \(\d+ s\))?", "", terminal.text) == piped.text
     assert terminal.text.endswith("\r\x1b[K" + piped.text)  # the line cleared before the report
     assert "\x1b" not in piped.text and "\r" not in piped.text
+
+
+def test_a_check_reads_the_manifest_only_when_it_is_not_the_one_the_warehouse_holds(tmp_path, sandbox,
+                                                                                    monkeypatch):
+    """The manifest a filing would extend must read; the text the warehouse holds
+    (raw_manifest) was read whole when it was recorded, so a check does not parse it again (a
+    parse that grows with every source filed). An edited manifest is read, and a broken one is
+    refused before anything else, as before."""
+    from perfwh.core import yamltext
+    from perfwh.stages.check import CannotCheck
+
+    parsed: list[str] = []
+    real = yamltext.safe_load
+    monkeypatch.setattr(yamltext, "safe_load", lambda text: parsed.append(text) or real(text))
+    good = write_csv(tmp_path / "one-row.csv", [dict(ISO_ROW, platform="lab box")])
+    manifest = sandbox["sources"].read_text(encoding="utf-8")
+
+    check(good, warehouse=sandbox["db"], sources_file=sandbox["sources"])
+    assert manifest not in parsed
+
+    edited = manifest + "\n# a comment added by hand\n"
+    sandbox["sources"].write_text(edited, encoding="utf-8")
+    check(good, warehouse=sandbox["db"], sources_file=sandbox["sources"])
+    assert edited in parsed
+
+    sandbox["sources"].write_text(manifest + "\n  - file: [unterminated\n", encoding="utf-8")
+    with pytest.raises(CannotCheck, match="cannot read the manifest"):
+        check(good, warehouse=sandbox["db"], sources_file=sandbox["sources"])

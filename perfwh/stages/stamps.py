@@ -24,9 +24,9 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
 
 from perfwh.core.files import write_text_atomic
+from perfwh.warehouse.db import held_manifest
 
 
 def _sha256(path: Path) -> str | None:
@@ -46,23 +46,6 @@ def record(stamp: Path, files: list[str], reads: Path | None = None) -> None:
     if reads is not None:
         content["warehouse"] = held_manifest(reads)
     write_text_atomic(stamp, json.dumps(content, indent=1, sort_keys=True) + "\n")
-
-
-def held_manifest(db: Path) -> str | None:
-    """The sha256 of the sources.yml the warehouse at ``db`` holds (raw_manifest), if it tells."""
-    if not Path(db).is_file():
-        return None
-    try:
-        con = duckdb.connect(str(db), read_only=True)
-    except duckdb.Error:
-        return None
-    try:
-        rows = con.execute("SELECT sha256 FROM raw_manifest").fetchall()
-        return rows[0][0] if len(rows) == 1 else None
-    except duckdb.Error:
-        return None
-    finally:
-        con.close()
 
 
 def _current(stamp: Path, files: list[str], raw: Path, manifest_held: str | None) -> bool:

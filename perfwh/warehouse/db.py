@@ -27,6 +27,24 @@ CHECK_FIT_LIMIT = 2000
 CONTRACT_VIEW = "measurements"
 
 
+def held_manifest(db: Path) -> str | None:
+    """The sha256 of the sources.yml the warehouse at ``db`` holds (raw_manifest: the text it was
+    built from or an add last wrote), if it tells."""
+    if not Path(db).is_file():
+        return None
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        rows = con.execute("SELECT sha256 FROM raw_manifest").fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+
+
 def require_warehouse(path: Path) -> Path:
     """``path`` if it is a warehouse built by `perfwh build`, else NotAWarehouse saying why."""
     path = Path(path)

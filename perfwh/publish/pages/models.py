@@ -6,7 +6,7 @@ from typing import Any
 from ingest.vocabulary import size_label
 from perfwh.publish.html import Html, chart, note, plain, table, tag
 
-from .common import con, family_of, fitted_log_scale, has, query, report_href, source_link
+from .common import con, family_of, fitted_log_scale, has, query, source_link
 
 MISSING = ("The model tables (model_fits, model_predictions) are not built in this warehouse: "
            "run `make` (or `perfwh models`) to fit them, then rebuild the site.")
