@@ -24,7 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from perfwh.core.files import write_text_atomic
 from perfwh.warehouse.db import held_manifest
 
