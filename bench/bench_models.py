@@ -82,19 +82,24 @@ def accuracy_table(warehouse: Path, title: str) -> None:
 
 
 def big_report(series: int = 2000, sizes: int = 8) -> None:
-    """What a submission of ``series`` series of lone tests costs the hierarchical model."""
+    """What a submission of ``series`` series of lone tests in four configurations costs the
+    report's mixed model: its fit and every point's prediction without its size."""
     import numpy as np
 
+    from models.fit import fit_linear
     from models.hierarchy import Member, ReportModel
 
     rng = np.random.default_rng(24)
-    members = [Member(f"scenario {i}", (int(rng.integers(4)),),
-                      {(k, "interior"): float(rng.normal(0, 0.05)) for k in range(sizes)}) for i in range(series)]
+    x = np.array([256.0 * 4 ** k for k in range(sizes)])
+    members = []
+    for i in range(series):
+        y = np.log(rng.uniform(0.2, 2) + rng.uniform(0.001, 0.05) * x / 1024) + rng.normal(0, 0.03, sizes)
+        members.append(Member(f"scenario {i}", (int(rng.integers(4)),), tuple(x.tolist()), tuple(y.tolist()),
+                              fit_linear(x, np.exp(y)).theta))
     model = ReportModel(members).fit()
     for i, m in enumerate(members):
-        spread = model.spread_without(i)
-        for slot in m.departures:
-            model.predict(i, slot, spread)
+        for size in m.sizes:
+            model.predict(i, size)
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ import duckdb
 import numpy as np
 
 from .fit import KIB, Fit, distinct_points, fit
-from .hierarchy import Predictive
+from .calibration import Predictive
 from .spec import LINEAR, NARROW_LEVEL
 from .tables import query
 

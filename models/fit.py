@@ -10,9 +10,10 @@ alike and every interval stays positive:
 
 KB = bytes / 1024 (the reports' convention). Residuals and residual variances (``rss``) are on
 the natural-log scale. Parameter intervals are Wald intervals with Student's t. The prediction
-of a left-out size and its interval are not made here: the line of the other sizes is the
-start (``leave_one_size_out``), and `models.hierarchy` adds what the report's other series
-share and the predictive distribution.
+of a left-out size and its interval are not made here: the line of the other sizes alone
+(``leave_one_size_out``) is kept for comparison and for the guard against a slip among those
+sizes, and `models.hierarchy` fits that line again with what the report's other series share
+(`models.calibration` the predictive distribution).
 
 numpy is imported here at module level, scipy (slow to import) inside the functions that
 need it: `perfwh check` on a submission without a series to fit does not pay for it. Import
@@ -253,7 +254,7 @@ class LeftOut:
     @property
     def residual(self) -> float:
         """log(observed / predicted), averaged over the costs measured at the size: how far the
-        curve of the other sizes misses it (the departure `models.hierarchy` models)."""
+        curve of the other sizes alone misses it."""
         return float(np.mean(np.log(np.asarray(self.observed) / self.predicted)))
 
     @property

@@ -1,610 +1,878 @@
-"""What the series of one report share, and the predictive distribution of a left-out size.
+"""What the series of one report share: a mixed model of their log costs, and each point's
+prediction from everything but its own size.
 
-A series' line fitted to its other sizes misses a left-out size by a *departure*,
-d = log(observed / line). The series of a report that ran the same test - the same scenario on
-other products, platforms, configurations or with the other persistence - miss the same size
-the same way (their curves bend alike), and so do the series measured with the same
-configuration in the report's other tests (ACE 11's 4-core containers cost more per KB at
-200K than the 2K and 20K runs suggest, in every test). Per report and *slot* - the left-out
-size and whether it is the series' lowest, an interior or its highest size - the departures
-are modelled as
+Per report, the log cost of series i at message size s is
 
-    d = a[test] + b[configuration] + e,
-    a ~ N(0, tau_test),  b ~ N(0, tau_config),  e ~ N(0, sigma2[test] x scale),
+    y[i, s] = log(fixed[i] + per_kb[i] x KB) + f[test(i), s] + g[config(i), s] + e,
+    f[t, s] ~ N(0, tau[t]),   g[c, s] ~ N(0, tau_c),   e ~ N(0, sigma2[test(i)]):
 
-with a spread sigma2 of each test's own (MQ tests scatter, ESQL transformations do not) drawn
-from a scaled inverse chi-square around the report's s0 with PRIOR_DF degrees of freedom:
-each test's spread is shrunk towards the report's (empirical Bayes). tau_test, tau_config, s0
-and the spreads maximise the penalised likelihood of all the report's departures. The scale
-of a departure is 1 + the leverage of its size on the line of the series' other sizes: the
-line carries their scatter to the left-out size, little between them, most below them, where
-the fixed cost is extrapolated (0.5 ms + 0.05 ms per KB at 10, 50, 200 KB and 1 MB: the SD
-1.2 times between, 1.3 times at 1 MB, 3.9 times at 10 KB).
+- each series' own line (a fixed cost per message and a cost per KB, both >= 0) is free: a
+  flat prior, nothing borrowed for it;
+- f is how the curves of one test bend away from straight lines at a size, alike on every
+  product, platform, configuration and persistence that ran it (ACE 13's JSON Parse costs 300
+  times more at 2 MB than at 200 KB on every T-shirt; through 20K and 200K the lines of ACE 11
+  under-predict 2K in every scenario), with a bend variance tau[t] of each test's own, shrunk
+  towards the report's tau0 (the ESQL transformations bend little, JSON Parse a lot);
+- g is how one configuration bends in all the report's tests (ACE 11's 4-core containers cost
+  more at 2K than their larger sizes suggest, in five of its six tests);
+- e is the run-to-run scatter, with a spread sigma2[t] of each test's own (MQ tests scatter,
+  ESQL transformations do not), shrunk towards the report's s0.
 
-A point's departure is predicted from the other series' departures in its slot (the best
-linear unbiased predictor of a + b); its predictive variance is its test's spread plus the
-uncertainty of that prediction. The test's spread is estimated again without the point's
-series, so neither the prediction nor the spread of a point's interval uses its own value,
-nor its series' other sizes (whose lines were fitted with it): the typo repair compares a
-corrected value with the same interval, and a slip cannot widen the spread of its own
-interval. What the whole report shares (tau, s0, the other tests' spreads, and the calibration
-below, fitted to other series' errors that borrow from every point) is estimated once, with
-every series: through it a point's value reaches its own interval only weakly.
+Both shrinkages are a scaled inverse chi-square with PRIOR_DF degrees of freedom around the
+report's value (empirical Bayes), written as a density of the log variance the fit moves. A
+level held by one observation alone is folded into that observation's noise: the same model,
+a smaller system (a lab's file of thousands of lone configurations costs vectors, not
+matrices).
 
-The predictive distribution of log cost is a Student t with that variance, its scale and
-degrees of freedom calibrated on the standardised leave-one-size-out errors of the report's
-other series (``calibrate``): one distribution gives every level, so a 90 % interval lies inside
-the 99 % one by construction.
+The variances maximise the restricted likelihood of the report's log costs - each series' line
+integrated out, so that its two parameters cost the series two degrees of freedom (a series of
+three sizes has one left to tell its scatter) - plus the priors, with the model linearised in
+each line's two parameters at the joint mode of lines and effects; mode and variances are
+found in turn until the lines stop moving.
+
+A point's prediction (`ReportModel.predict`) leaves out every cost of its series at its size:
+the effects given every other series, then its series' line fitted to its other sizes together
+with them (a bounded generalised least squares fit of the line, the effects integrated out);
+the prediction is that line at the size plus the effects' mean there, and its variance the
+joint uncertainty of line and effects there plus the test's spread. The test's spread is
+estimated again without the point - from the test's other series and the point's own series'
+other sizes, given the other tests - so neither the prediction nor the spread of a point's
+interval uses its value, and a slip cannot widen its own interval (the typo repair holds a
+corrected value to the same interval). What the whole report shares (tau, s0, the other tests'
+spreads, the points where the lines were linearised) is estimated once with every point: through
+it a point's value reaches its own interval only weakly.
+
+The algebra keeps C = G^-1 + Z'QZ (Henderson's equations with the lines absorbed) as its blocks:
+the effects of one level (a test's sizes, a configuration's) couple only within the level and
+with the other factor's, so the factor with more columns is eliminated level by level and only
+the Schur complement on the other (tests x sizes, typically) is inverted.
 
 scipy is imported inside the functions that need it (see `models.fit`).
 """
 from __future__ import annotations
 
-import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .spec import MIN_CALIBRATION_SCORES, PRIOR_DF
+from .fit import KIB
+from .spec import PRIOR_DF
 
-Slot = tuple  # (size in bytes, position: lowest / interior / highest)
 LOG_VARIANCE_BOUNDS = (-16.0, 4.0)  # e^-16 to e^4 in log-cost squared: 0.03 % to 740 %
+START_LOG_VARIANCE = math.log(0.01)
+MAX_ROUNDS = 8            # mode and variances found in turn at most this often
+LINE_TOLERANCE = 1e-7     # a relative move of every line below this ends the rounds
+# A test of at most EXACT_OBSERVATIONS costs, whose effects and its series' configurations span
+# at most EXACT_COLUMNS columns, has its spread estimated again without each point from the
+# likelihood of its other costs given the other tests' (exact). Beyond, one step of the spread's
+# estimating equation without the point's own terms: among so many, one point moves the
+# effects its test-mates are measured against by a small share of itself.
+EXACT_OBSERVATIONS = 400
+EXACT_COLUMNS = 120
+SPREAD_STEP = 0.1         # the log-variance grid of that search, refined by a parabola
+# Up to this many tests, a test's view of the others is built from the others' series afresh;
+# beyond (a lab's file of hundreds of lone tests), the whole fit less the test's own share.
+REBUILT_TESTS = 64
+LINE_ITERATIONS = 200
 
 
-@dataclass
+@dataclass(frozen=True)
 class Member:
-    """One series of the report: what it shares, and its departures by slot."""
+    """One series of the report: its test, its configuration, and its usable distinct points."""
 
     test: str
     config: tuple
-    departures: dict[Slot, float] = field(default_factory=dict)
-    # how much more a departure scatters than a measurement: 1 + the leverage of the left-out
-    # size on the line of the others (an extrapolated size carries that line's error too)
-    scale: dict[Slot, float] = field(default_factory=dict)
+    sizes: tuple[float, ...]      # bytes, ascending; a size twice where it has two costs
+    log_costs: tuple[float, ...]
+    theta: tuple[float, float]    # its own line (fixed ms, ms per KB) of all its points: the start
+
+
+def _line(theta: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log(fixed + per_kb x kb) and its Jacobian in (fixed, per_kb), for series' thetas (n, 2)
+    at their sizes (n, k)."""
+    f = np.maximum(theta[:, :1] + theta[:, 1:2] * kb, 1e-300)
+    return np.log(f), np.stack([1.0 / f, kb / f], axis=-1)
+
+
+def _fit_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.ndarray | None = None
+              ) -> np.ndarray:
+    """The line (fixed, per_kb, both >= 0) that minimises |whiten (target - log(fixed + per_kb kb))|^2:
+    Gauss-Newton from ``start`` with the step halved until it descends, a parameter at its bound
+    held there while the gradient pushes it below (scipy's least_squares, called per point and
+    per round, was most of a fit's time)."""
+    theta = np.maximum(np.asarray(start, dtype=float), 0.0)
+    if not np.any(theta > 0):
+        theta = np.array([float(np.exp(np.median(target))), 0.0])
+
+    def evaluate(th):
+        f = th[0] + th[1] * kb
+        if f.min() <= 0:
+            return math.inf, None, None
+        e = target - np.log(f)
+        r = e if whiten is None else whiten @ e
+        return 0.5 * float(r @ r), r, f
+
+    value, r, f = evaluate(theta)
+    for _iteration in range(LINE_ITERATIONS):
+        jf = np.stack([1.0 / f, kb / f])                 # (2, k): d log f / d theta
+        jac = -(jf if whiten is None else jf @ whiten.T)  # rows: d r / d theta
+        g0, g1 = float(jac[0] @ r), float(jac[1] @ r)
+        h00, h01, h11 = float(jac[0] @ jac[0]), float(jac[0] @ jac[1]), float(jac[1] @ jac[1])
+        free0 = not (theta[0] <= 0.0 and g0 > 0.0)
+        free1 = not (theta[1] <= 0.0 and g1 > 0.0)
+        det = h00 * h11 - h01 * h01
+        if free0 and free1 and det > 1e-14 * h00 * h11:
+            step = np.array([(-g0 * h11 + g1 * h01) / det, (g0 * h01 - g1 * h00) / det])
+        elif free0 and h00 > 0:
+            step = np.array([-g0 / h00, 0.0])
+        elif free1 and h11 > 0:
+            step = np.array([0.0, -g1 / h11])
+        else:
+            break
+        length = 1.0
+        while True:
+            candidate = np.maximum(theta + length * step, 0.0)
+            new_value, new_r, new_f = evaluate(candidate)
+            if new_value <= value or length < 1e-12:
+                break
+            length *= 0.5
+        if not new_value <= value:
+            break
+        moved = float(np.max(np.abs(candidate - theta)))
+        theta, decrease = candidate, value - new_value
+        value, r, f = new_value, new_r, new_f
+        if moved <= 1e-13 * float(np.max(theta)) or decrease <= 1e-16 * value:
+            break
+    return theta
+
+
+def _scatter(size: int, index: np.ndarray, values: np.ndarray) -> np.ndarray:
+    return np.bincount(index, weights=values, minlength=size).astype(float, copy=False)
+
+
+def _inv(a: np.ndarray) -> np.ndarray:
+    return np.linalg.inv(a) if a.size else a.copy()
 
 
 class _Layout:
-    """Which member of a slot shares which random effect: Z has a column for each test and
-    each configuration that two members share (or that ``keep`` names); a level held by one
-    member alone is folded into that member's noise (the same model, a smaller system: a slot
-    of two thousand series of lone tests costs vector operations, not a 2000 x 2000 matrix)."""
+    """The report's costs as padded arrays (series x their points), the columns of the random
+    effects, which factor is eliminated level by level, and the index arrays that scatter each
+    series' local blocks into C's blocks and gather C^-1's back."""
 
-    def __init__(self, tests: np.ndarray, configs: np.ndarray, keep: tuple[int, int] = (-1, -1)):
-        self.columns, self.folded, self.level_columns = [], [], []
-        offset = 0
-        for levels, kept in ((tests, keep[0]), (configs, keep[1])):
-            found, index, counts = np.unique(levels, return_inverse=True, return_counts=True)
-            own = (counts >= 2) | (found == kept)
-            position = np.full(len(found), -1)
-            position[own] = offset + np.arange(int(own.sum()))
-            self.columns.append(position[index])
-            self.folded.append(position[index] < 0)
-            self.level_columns.append(dict(zip(found[own].tolist(), position[own].tolist())))
-            offset += int(own.sum())
-        self.width = offset
-        self.factor_of_column = np.array([0] * len(self.level_columns[0]) + [1] * len(self.level_columns[1]),
-                                         dtype=int)
+    def __init__(self, members: list[Member]):
+        n = len(members)
+        self.n = n
+        lengths = np.array([len(m.sizes) for m in members], dtype=int)
+        self.nmax = int(lengths.max())
+        self.mask = np.arange(self.nmax)[None, :] < lengths[:, None]
+        sizes = sorted({s for m in members for s in m.sizes})
+        size_number = {s: k for k, s in enumerate(sizes)}
+        self.size = np.ones((n, self.nmax))
+        self.y = np.zeros((n, self.nmax))
+        size_index = np.full((n, self.nmax), -1, dtype=int)
+        for i, m in enumerate(members):
+            k = len(m.sizes)
+            self.size[i, :k] = m.sizes
+            self.y[i, :k] = m.log_costs
+            size_index[i, :k] = [size_number[s] for s in m.sizes]
+        self.kb = self.size / KIB
+        self.theta = np.array([m.theta for m in members], dtype=float)
+        self.tests = sorted({m.test for m in members})
+        test_number = {t: k for k, t in enumerate(self.tests)}
+        config_number = {c: k for k, c in enumerate(dict.fromkeys(m.config for m in members))}
+        self.test_of = np.array([test_number[m.test] for m in members], dtype=int)
+        self.config_of = np.array([config_number[m.config] for m in members], dtype=int)
+        self.n_tests, n_sizes = len(self.tests), len(sizes)
 
-    # Z has a 1 in each member's test column and configuration column (where it has them) and
-    # nothing else: its products are sums over those two columns, O(members), never the dense
-    # members x columns matrix (a lab's file of 7,000 series with 380 columns a slot took
-    # 11 s an evaluation of the likelihood so, and a fit needs a hundred).
+        # columns of each factor: (level, size) held by two observations or more, level-major
+        factor_cols, factor_levels, obs_cols, factor_keys = [], [], [], []
+        for level_of in (self.test_of, self.config_of):
+            key = np.where(self.mask, level_of[:, None] * n_sizes + size_index, -1)
+            found, counts = np.unique(key[self.mask], return_counts=True)
+            kept = found[counts >= 2]
+            position = np.searchsorted(kept, key)
+            hit = (self.mask & (position < len(kept))
+                   & (kept[np.minimum(position, len(kept) - 1)] == key) if len(kept) else np.zeros_like(self.mask))
+            factor_cols.append(len(kept))
+            factor_levels.append(kept // n_sizes)
+            factor_keys.append(kept)
+            obs_cols.append(np.where(hit, position, -1))
+        self.folded_test = self.mask & (obs_cols[0] < 0)
+        self.folded_config = self.mask & (obs_cols[1] < 0)
+        # the factor with fewer columns stays whole (the Schur complement), the other is
+        # eliminated level by level
+        self.small = 0 if factor_cols[0] <= factor_cols[1] else 1
+        large = 1 - self.small
+        self.m, self.L = factor_cols[self.small], factor_cols[large]
+        self.width = self.m + self.L
+        obs_global = [np.where(obs_cols[self.small] >= 0, obs_cols[self.small], -1),
+                      np.where(obs_cols[large] >= 0, self.m + obs_cols[large], -1)]
+        self.obs_test_col = obs_global[0] if self.small == 0 else obs_global[1]
+        self.obs_config_col = obs_global[1] if self.small == 0 else obs_global[0]
+        # (factor, level, size) -> its column, for a new cost at a size
+        self.col_at = {}
+        self.level_columns: dict[tuple[int, int], list[int]] = {}  # (factor, level) -> its columns
+        for factor in (0, 1):
+            offset = 0 if factor == self.small else self.m
+            for position, key in enumerate(factor_keys[factor].tolist()):
+                self.col_at[(factor, key // n_sizes, sizes[key % n_sizes])] = offset + position
+                self.level_columns.setdefault((factor, key // n_sizes), []).append(offset + position)
+        # each column's factor and, for a test's, its test
+        col_factor = np.empty(self.width, dtype=int)
+        col_factor[:self.m], col_factor[self.m:] = self.small, large
+        col_level = np.concatenate([factor_levels[self.small], factor_levels[large]]).astype(int)
+        self.col_is_test = col_factor == 0
+        self.col_test = np.where(self.col_is_test, col_level, -1)
+        # the large factor's levels: contiguous ranges of its columns
+        large_levels, starts = np.unique(factor_levels[large], return_index=True)
+        self.level_start = np.append(starts, self.L).astype(int)
+        self.n_levels = len(large_levels)
+        widths = np.diff(self.level_start)
+        self.dl = int(widths.max()) if len(widths) else 0
+        self.level_of_large = np.repeat(np.arange(self.n_levels), widths)  # large col -> its level
+        self.pos_of_large = np.arange(self.L) - self.level_start[self.level_of_large] if self.L else np.zeros(0, int)
+        self.level_cols = np.full((self.n_levels, self.dl), -1, dtype=int)  # level -> its large cols
+        for lv in range(self.n_levels):
+            self.level_cols[lv, :widths[lv]] = np.arange(self.level_start[lv], self.level_start[lv + 1])
 
-    def rows(self, members: np.ndarray | None = None) -> list[np.ndarray]:
-        """Each factor's column of the ``members`` (a mask or indices; None: all), -1 for none."""
-        return [c if members is None else c[members] for c in self.columns]
+        # each series' local columns (the union of its points') and Z in them
+        local = [np.unique(np.concatenate([obs_global[0][i][obs_global[0][i] >= 0],
+                                           obs_global[1][i][obs_global[1][i] >= 0]])) for i in range(n)]
+        self.dmax = max((len(c) for c in local), default=0)
+        self.loc = np.full((n, self.dmax), -1, dtype=int)
+        self.z = np.zeros((n, self.nmax, self.dmax))
+        for i, cols in enumerate(local):
+            self.loc[i, :len(cols)] = cols
+            for col_of in obs_global:
+                rows = np.flatnonzero(col_of[i] >= 0)
+                self.z[i, rows, np.searchsorted(cols, col_of[i][rows])] = 1.0
+        self._index_blocks()
 
-    def dense(self, members: np.ndarray | None = None) -> np.ndarray:
-        """Z's rows of ``members`` as a dense matrix (for a few members: one test's)."""
-        columns = self.rows(members)
-        z = np.zeros((len(columns[0]), self.width))
-        for column in columns:
-            has = column >= 0
-            z[np.flatnonzero(has), column[has]] = 1.0
-        return z
+    def _index_blocks(self) -> None:
+        """Index arrays from a series' local (p, q) pairs to C's blocks (S0, B, D) and back."""
+        n, d, m = self.n, self.dmax, self.m
+        i, p, q = np.meshgrid(np.arange(n), np.arange(d), np.arange(d), indexing="ij")
+        cp, cq = self.loc[i, p], self.loc[i, q]
+        valid = (cp >= 0) & (cq >= 0)
+        src = np.ravel_multi_index((i, p, q), (n, d, d))
+        sp, sq = valid & (cp < m), valid & (cq < m)
+        both_small, small_large, both_large = sp & sq, sp & (cq >= m) & valid, valid & (cp >= m) & (cq >= m)
+        large_small = valid & (cp >= m) & (cq < m)
+        self.ss = (src[both_small], cp[both_small] * m + cq[both_small])
+        self.sl = (src[small_large], cp[small_large] * self.L + (cq[small_large] - m))
+        lp, lq = cp[both_large] - m, cq[both_large] - m
+        self.ll = (src[both_large], (self.level_of_large[lp] * self.dl + self.pos_of_large[lp]) * self.dl
+                   + self.pos_of_large[lq])
+        # gathering C^-1[loc, loc] of every series: from S^-1, S^-1 H and the large blocks
+        self.k_ss = (src[both_small], cp[both_small] * m + cq[both_small])
+        self.k_ll = self.ll
+        self.b_index = np.where(self.loc >= 0, self.loc, 0)
+        # each large level's coupling with the small factor is non-zero only in the small columns
+        # its series hold (a configuration's: its tests'): B[l] is kept as those rows alone
+        rows: dict[int, set] = {}
+        for i in range(n):
+            own = self.loc[i][self.loc[i] >= 0]
+            big, little = own[own >= m], own[own < m]
+            if len(big):
+                rows.setdefault(int(self.level_of_large[big[0] - m]), set()).update(little.tolist())
+        self.rmax = max((len(r) for r in rows.values()), default=0)
+        self.level_rows = np.zeros((self.n_levels, self.rmax), dtype=int)
+        self.level_rows_mask = np.zeros((self.n_levels, self.rmax), dtype=bool)
+        for lv, found in rows.items():
+            ordered = sorted(found)
+            self.level_rows[lv, :len(ordered)] = ordered
+            self.level_rows_mask[lv, :len(ordered)] = True
+        # a pair's row: its small column's place among its level's rows (sorted, level-major keys)
+        keys = (np.arange(self.n_levels)[:, None] * (m + 1) + self.level_rows)[self.level_rows_mask]
+        starts = np.concatenate([[0], np.cumsum(self.level_rows_mask.sum(axis=1))])[:-1]
 
-    def times(self, u: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
-        """Z u (of the ``members``' rows)."""
-        columns = self.rows(members)
-        out = np.zeros(len(columns[0]))
-        for column in columns:
-            has = column >= 0
-            out[has] += u[column[has]]
-        return out
+        def in_rows(small_col, large_col):
+            """Flat index of (small, large) pairs into a (levels, rows, dl) array."""
+            lv = self.level_of_large[large_col - m] if self.L else np.zeros(0, dtype=int)
+            row = (np.searchsorted(keys, lv * (m + 1) + small_col) - starts[lv] if self.n_levels
+                   else np.zeros(0, dtype=int))
+            return (lv * self.rmax + row) * self.dl + (self.pos_of_large[large_col - m] if self.L else lv)
 
-    def transposed_times(self, v: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
-        """Z' v (over the ``members``' rows)."""
-        out = np.zeros(self.width)
-        for column in self.rows(members):
-            has = column >= 0
-            out += np.bincount(column[has], weights=v[has], minlength=self.width)
-        return out
+        self.sl = (src[small_large], in_rows(cp[small_large], cq[small_large]))
+        # gathering C^-1's small x large entries of every series: from S^-1 B[l] D[l]^-1's rows
+        self.k_sl = self.sl
+        self.k_ls = (src[large_small], in_rows(cq[large_small], cp[large_small]))
+        r1, r2 = np.meshgrid(np.arange(self.rmax), np.arange(self.rmax), indexing="ij")
+        self.schur_index = (self.level_rows[:, r1] * m + self.level_rows[:, r2]).ravel()
 
 
-class _BlockInverse:
-    """C = diag(1 / prior) + Z' diag(w) Z of a _Layout, kept as its blocks: C's tests x tests
-    block and its configurations x configurations block are diagonal (a member has one test
-    and one configuration), so the larger is eliminated and only the Schur complement on the
-    smaller, S (min(tests, configurations) square), is inverted. A file of 78,000 series in 12
-    tests and 2,000 configurations inverted a 2,000-square C per slot and evaluation; S is
-    12 x 12. Entries of C^-1 come from S^-1, H = S^-1 B and the large block's diagonal q."""
+class _Inverse:
+    """C = G^-1 + sum of the series' Z'QZ kept as its blocks: S0 (the small factor's columns), the
+    large factor's levels D[l] and their coupling B; C^-1 from S = S0 - sum B[l] D[l]^-1 B[l]'."""
 
-    def __init__(self, layout: _Layout, w: np.ndarray, prior: np.ndarray):
-        n_tests = len(layout.level_columns[0])
-        n_configs = layout.width - n_tests
-        tests, configs = layout.columns
-        diagonal = 1.0 / prior
-        for column in (tests, configs):
-            has = column >= 0
-            diagonal = diagonal + np.bincount(column[has], weights=w[has], minlength=layout.width)
-        both = (tests >= 0) & (configs >= 0)
-        coupling = np.bincount(tests[both] * n_configs + (configs[both] - n_tests), weights=w[both],
-                               minlength=n_tests * n_configs).reshape(n_tests, n_configs)
-        self.small_is_tests = n_tests <= n_configs
-        if self.small_is_tests:
-            self.small = np.arange(n_tests)
-            self.large = np.arange(n_tests, layout.width)
-            self.coupling = coupling                      # small x large
-        else:
-            self.small = np.arange(n_tests, layout.width)
-            self.large = np.arange(n_tests)
-            self.coupling = coupling.T
-        # position of each column in its block, and which block it is in
-        self.in_small = np.zeros(layout.width, dtype=bool)
-        self.in_small[self.small] = True
-        self.position = np.empty(layout.width, dtype=int)
-        self.position[self.small] = np.arange(len(self.small))
-        self.position[self.large] = np.arange(len(self.large))
-        self.q = diagonal[self.large]
-        over_q = self.coupling / self.q
-        schur = np.diag(diagonal[self.small]) - over_q @ self.coupling.T
-        self.s_inv = np.linalg.inv(schur) if len(schur) else schur
-        self.logdet = float(np.sum(np.log(self.q))) + (float(np.linalg.slogdet(schur)[1]) if len(schur) else 0.0)
-        self.h = self.s_inv @ self.coupling               # S^-1 B, small x large
+    def __init__(self, layout: _Layout, g: np.ndarray, a_blocks: np.ndarray, b: np.ndarray):
+        lay, m, L, dl = layout, layout.m, layout.L, layout.dl
+        flat = a_blocks.ravel()
+        s0 = _scatter(m * m, lay.ss[1], flat[lay.ss[0]]).reshape(m, m) + np.diag(1.0 / g[:m])
+        nl, rmax = lay.n_levels, lay.rmax
+        self.b_levels = _scatter(nl * rmax * dl, lay.sl[1], flat[lay.sl[0]]).reshape(nl, rmax, dl)  # B[l]'s rows
+        d = _scatter(nl * dl * dl, lay.ll[1], flat[lay.ll[0]]).reshape(nl, dl, dl)
+        has = lay.level_cols >= 0
+        diagonal = np.where(has, 1.0 / g[m + np.maximum(lay.level_cols, 0)] if L else 1.0, 1.0)
+        d[:, np.arange(dl), np.arange(dl)] += np.where(has, diagonal, 1.0)  # a pad weighs 1: logdet 0
+        self.d_inv = _inv(d)
+        self.logdet = float(np.sum(np.linalg.slogdet(d)[1])) if d.size else 0.0
+        self.h = self.b_levels @ self.d_inv                                # B[l] D[l]^-1, its rows
+        schur = s0
+        if nl and rmax:
+            schur = s0 - _scatter(m * m, lay.schur_index, (self.h @ np.swapaxes(self.b_levels, 1, 2)).ravel()
+                                  ).reshape(m, m)
+        self.s_inv = _inv(schur)
+        self.logdet += float(np.linalg.slogdet(schur)[1]) if m else 0.0
+        # S^-1 B[l] D[l]^-1 on the level's own rows (all a series' columns of C^-1 need; `block`
+        # computes other rows when asked), and C^-1's level blocks
+        self.sh = (self.s_inv[lay.level_rows[:, :, None], lay.level_rows[:, None, :]] @ self.h if nl and m
+                   else np.zeros((nl, rmax, dl)))
+        self.k_large = self.d_inv + np.matmul(np.swapaxes(self.h, 1, 2), self.sh)
+        self.layout = layout
+        self.u = self.solve(b)
 
     def solve(self, b: np.ndarray) -> np.ndarray:
         """C^-1 b."""
-        b_small, b_large = b[self.small], b[self.large]
-        x = np.empty_like(b)
-        x_small = self.s_inv @ (b_small - self.coupling @ (b_large / self.q))
-        x[self.small] = x_small
-        x[self.large] = (b_large - self.coupling.T @ x_small) / self.q
-        return x
-
-    @functools.cached_property
-    def _diagonal(self) -> np.ndarray:
-        out = np.empty(len(self.position))
-        out[self.small] = np.diag(self.s_inv)
-        out[self.large] = 1.0 / self.q + np.sum(self.coupling * self.h, axis=0) / self.q ** 2
-        return out
+        lay, m = self.layout, self.layout.m
+        has = lay.level_cols >= 0
+        b_large = np.where(has, b[m + np.maximum(lay.level_cols, 0)] if lay.L else 0.0, 0.0)  # (levels, dl)
+        pushed = _scatter(m, lay.level_rows.ravel(), (self.h @ b_large[..., None])[..., 0].ravel()) if m else 0.0
+        u_small = self.s_inv @ (b[:m] - pushed) if m else np.zeros(0)
+        rest = (b_large - (np.swapaxes(self.b_levels, 1, 2) @ u_small[lay.level_rows][..., None])[..., 0]
+                if lay.n_levels and m else b_large)
+        u_levels = np.matmul(self.d_inv, rest[..., None])[..., 0]
+        u = np.empty(lay.width)
+        u[:m] = u_small
+        u[m + lay.level_cols[has]] = u_levels[has]
+        return u
 
     def diagonal(self) -> np.ndarray:
-        """diag(C^-1)."""
-        return self._diagonal
-
-    def entries(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """C^-1[rows[k], cols[k]] for each k (arrays of columns of the same length)."""
-        rows, cols = np.asarray(rows, dtype=int), np.asarray(cols, dtype=int)
-        out = np.empty(len(rows))
-        r_small, c_small = self.in_small[rows], self.in_small[cols]
-        pr, pc = self.position[rows], self.position[cols]
-        both = r_small & c_small
-        out[both] = self.s_inv[pr[both], pc[both]]
-        mixed = r_small & ~c_small
-        out[mixed] = -self.h[pr[mixed], pc[mixed]] / self.q[pc[mixed]]
-        mixed = ~r_small & c_small
-        out[mixed] = -self.h[pc[mixed], pr[mixed]] / self.q[pr[mixed]]
-        large = ~r_small & ~c_small
-        a, b = pr[large], pc[large]
-        out[large] = (np.where(a == b, 1.0 / self.q[a], 0.0)
-                      + np.sum(self.coupling[:, a] * self.h[:, b], axis=0) / (self.q[a] * self.q[b]))
+        lay, m = self.layout, self.layout.m
+        out = np.empty(lay.width)
+        out[:m] = np.diag(self.s_inv)
+        has = lay.level_cols >= 0
+        out[m + lay.level_cols[has]] = np.einsum("ldd->ld", self.k_large)[has]
         return out
 
-    def block(self, columns: np.ndarray) -> np.ndarray:
-        """C^-1[columns][:, columns]."""
-        columns = np.asarray(columns, dtype=int)
-        rows, cols = np.meshgrid(columns, columns, indexing="ij")
-        return self.entries(rows.ravel(), cols.ravel()).reshape(len(columns), len(columns))
+    def local_blocks(self) -> np.ndarray:
+        """C^-1[loc_i, loc_i] of every series i, in its local column order."""
+        lay = self.layout
+        out = np.zeros(lay.n * lay.dmax * lay.dmax)
+        out[lay.k_ss[0]] = self.s_inv.ravel()[lay.k_ss[1]]
+        if lay.L:
+            sh = self.sh.ravel()
+            out[lay.k_sl[0]] = -sh[lay.k_sl[1]]
+            out[lay.k_ls[0]] = -sh[lay.k_ls[1]]
+            out[lay.k_ll[0]] = self.k_large.ravel()[lay.k_ll[1]]
+        return out.reshape(lay.n, lay.dmax, lay.dmax)
 
-
-class _Posterior:
-    """The random effects of one slot's members given their departures: Henderson's mixed
-    model equations, C u = Z' D^-1 y with C = G^-1 + Z' D^-1 Z (Z from a _Layout)."""
-
-    def __init__(self, layout: _Layout, values: np.ndarray, noise: np.ndarray, tau_t: float, tau_c: float):
-        self.layout, self.values, self.tau = layout, values, (tau_t, tau_c)
-        self.d = noise + tau_t * layout.folded[0] + tau_c * layout.folded[1]
-        self.prior = np.where(layout.factor_of_column == 0, tau_t, tau_c)
-        w = 1.0 / self.d
-        self.b = layout.transposed_times(w * values)
-        self.inverse = _BlockInverse(layout, w, self.prior)
-        self.logdet_c = self.inverse.logdet
-        self.u = self.inverse.solve(self.b)
-
-    @property
-    def columns(self):
-        return self.layout.columns
-
-    @property
-    def level_columns(self):
-        return self.layout.level_columns
-
-    def likelihood(self) -> float:
-        """-log density of the departures, up to a constant: (log|V| + y'V^-1 y) / 2."""
-        logdet = float(np.sum(np.log(self.d))) + float(np.sum(np.log(self.prior))) + self.logdet_c
-        quad = float(np.sum(self.values ** 2 / self.d)) - float(self.u @ self.b)
-        return 0.5 * (logdet + quad)
-
-    def gradients(self) -> tuple[np.ndarray, float, float]:
-        """d(likelihood)/d(noise) of each member, and d/d tau_t, d/d tau_c."""
-        layout = self.layout
-        alpha = (self.values - layout.times(self.u)) / self.d
-        zcz = self._quadratic()  # z_j' C^-1 z_j
-        per_member = 0.5 * (1.0 / self.d - zcz / self.d ** 2 - alpha ** 2)
-        # diag(Z'V^-1 Z) = diag(A) - diag(A C^-1 A) with A = Z'WZ = C - D0 (D0 = diag(1 / prior)):
-        # A C^-1 A = C - 2 D0 + D0 C^-1 D0, so it is d0 - d0^2 diag(C^-1), no product of C^-1
-        d0 = 1.0 / self.prior
-        ztvz = d0 - d0 ** 2 * self.inverse.diagonal()
-        za = layout.transposed_times(alpha)
-        per_column = 0.5 * (ztvz - za ** 2)
-        out = [float(np.sum(per_member[self.layout.folded[f]])
-                     + np.sum(per_column[self.layout.factor_of_column == f])) for f in (0, 1)]
-        return per_member, out[0], out[1]
-
-    def _quadratic(self) -> np.ndarray:
-        """z_j' C^-1 z_j of every member: the diagonal entries of its columns and, where it has
-        both, twice their cross entry."""
-        out = np.zeros(len(self.d))
-        diagonal = self.inverse.diagonal()
-        tests, configs = self.columns
-        for column in (tests, configs):
-            has = column >= 0
-            out[has] += diagonal[column[has]]
-        both = (tests >= 0) & (configs >= 0)
-        out[both] += 2.0 * self.inverse.entries(tests[both], configs[both])
+    def block(self, cols: np.ndarray) -> np.ndarray:
+        """C^-1[cols][:, cols] for any columns."""
+        lay, m = self.layout, self.layout.m
+        cols = np.asarray(cols, dtype=int)
+        small = cols < m
+        out = np.zeros((len(cols), len(cols)))
+        s = np.flatnonzero(small)
+        out[np.ix_(s, s)] = self.s_inv[np.ix_(cols[s], cols[s])]
+        big = np.flatnonzero(~small)
+        if len(big):
+            lv, pos = lay.level_of_large[cols[big] - m], lay.pos_of_large[cols[big] - m]
+            # B[l] D[l]^-1's columns of the big ones over all small columns, and S^-1 times them
+            v = np.zeros((m, len(big)))
+            np.add.at(v, (lay.level_rows[lv], np.arange(len(big))[:, None]), self.h[lv, :, pos])
+            sh = (self.s_inv @ v).T    # (big, m)
+            out[np.ix_(big, big)] = v.T @ sh.T
+            same = lv[:, None] == lv[None, :]
+            out[np.ix_(big, big)] += np.where(same, self.d_inv[lv[:, None], pos[:, None], pos[None, :]], 0.0)
+            if len(s):
+                cross = -sh[:, cols[s]].T  # (small, big)
+                out[np.ix_(s, big)] = cross
+                out[np.ix_(big, s)] = cross.T
         return out
 
-    def without(self, j: int, test: int, config: int) -> tuple[float, float]:
-        """effect(test, config) given every member but the j-th (-1: none left out), by a rank-one
-        downdate of C (Sherman-Morrison); the target's test must have no column (no other member
-        ran it) - its configuration may."""
-        if j < 0 or not len(self.u):
-            return self.effect(test, config)
-        col = self.level_columns[1].get(config, -1)
-        if col < 0:
-            return 0.0, self.tau[0] + self.tau[1]
-        mine = np.array([column[j] for column in self.columns if column[j] >= 0], dtype=int)
-        mean, variance = float(self.u[col]), float(self.inverse.entries([col], [col])[0])
-        if len(mine):
-            # C_j^-1 = C^-1 + c c' / (d_j - z'C^-1 z), c = C^-1 z; u_j = C_j^-1 (b - z y_j / d_j)
-            cz_col = float(np.sum(self.inverse.entries(np.full(len(mine), col), mine)))
-            zcz = float(np.sum(self.inverse.block(mine)))
-            zu = float(np.sum(self.u[mine]))
-            y, d = float(self.values[j]), float(self.d[j])
-            denominator = d - zcz
-            mean += -cz_col * y / d + cz_col * (zu - zcz * y / d) / denominator
-            variance += cz_col ** 2 / denominator
-        return mean, variance + self.tau[0]
 
-    def effect(self, test: int, config: int) -> tuple[float, float]:
-        """Posterior mean and variance of a[test] + b[config]; a level no member holds has its
-        prior (0, tau)."""
-        cols = [self.level_columns[0].get(test, -1), self.level_columns[1].get(config, -1)]
-        present = [c for c in cols if c >= 0]
-        mean = float(sum(self.u[c] for c in present))
-        variance = float(np.sum(self.inverse.block(np.array(present, dtype=int)))) if present else 0.0
-        variance += sum(tau for c, tau in zip(cols, self.tau) if c < 0)
-        return mean, variance
-
-
-class _TestGivenOthers:
-    """One slot's departures of one test's members given the other tests' members there:
-    y_g | y_rest ~ N(Z_g u_rest, spread I + M) with M = Z_g C_rest^-1 Z_g' + the folded levels'
-    variances (a level held by one member is the same model as a column of its own, so the
-    slot's layout serves with any member left out). M = Q diag(lambda) Q' once; then for a
-    spread s, -log p(y_g) = (sum log(lambda + s) + sum (Q'r)^2 / (lambda + s)) / 2, and leaving
-    member i out divides by p(y_i | the test's other members), whose precision and residual are
-    the i-th row of Q (diag(1 / (lambda + s))) Q'."""
-
-    def __init__(self, eigenvalues: np.ndarray, vectors: np.ndarray, projected: np.ndarray, rows: dict[int, int]):
-        self.eigenvalues, self.vectors, self.projected, self.rows = eigenvalues, vectors, projected, rows
+@dataclass
+class _Variances:
+    s0: float
+    spreads: np.ndarray   # sigma2 of each test
+    tau0: float
+    bends: np.ndarray     # tau of each test
+    tau_c: float
 
     @classmethod
-    def of(cls, layout: _Layout, idx: np.ndarray, values: np.ndarray, own: np.ndarray, spreads: np.ndarray,
-           scale: np.ndarray, tau: tuple[float, float]) -> tuple[float, _TestGivenOthers]:
-        """(-log p(the others' departures), the test's block) for one slot. The test's members
-        scatter by spread x their scale: divided by the root of their scale, by the spread."""
-        fold = tau[0] * layout.folded[0] + tau[1] * layout.folded[1]
-        prior = np.where(layout.factor_of_column == 0, tau[0], tau[1])
-        rest = ~own
-        z_own = layout.dense(own)
-        d = spreads[rest] * scale[rest] + fold[rest]
-        w = np.zeros(len(values))
-        w[rest] = 1.0 / d
-        inverse = _BlockInverse(layout, w, prior)  # the own members weigh nothing in C: the rest's
-        b = layout.transposed_times(values[rest] / d, rest)
-        u = inverse.solve(b)
-        others = 0.5 * (float(np.sum(np.log(d))) + float(np.sum(np.log(prior))) + inverse.logdet
-                        + float(np.sum(values[rest] ** 2 / d)) - float(u @ b))
-        root = np.sqrt(scale[own])
-        touched = np.flatnonzero(z_own.any(axis=0))  # the columns the test's members hold
-        z_touched = z_own[:, touched]
-        m = (z_touched @ inverse.block(touched) @ z_touched.T + np.diag(fold[own])) / np.outer(root, root)
-        eigenvalues, vectors = np.linalg.eigh(m)
-        residual = (values[own] - z_own @ u) / root
-        rows = {int(member): row for row, member in enumerate(idx[own])}
-        return others, cls(eigenvalues, vectors, vectors.T @ residual, rows)
+    def of(cls, phi: np.ndarray, n_tests: int) -> _Variances:
+        e = np.exp(phi)
+        return cls(float(e[0]), e[1:1 + n_tests], float(e[1 + n_tests]), e[2 + n_tests:2 + 2 * n_tests],
+                   float(e[-1]))
 
-    def has(self, member: int) -> bool:
-        return member in self.rows
 
-    def row(self, member: int) -> np.ndarray | None:
-        return self.vectors[self.rows[member]] if member in self.rows else None
+def _prior(log_values: np.ndarray, values: np.ndarray, log_centre: float, centre: float) -> tuple[float, np.ndarray, float]:
+    """-log density of log variances under a scaled inverse chi-square (PRIOR_DF, centre), and its
+    gradients in the log variances and in log centre. As a density of the log (the parameter the
+    fit moves): that of the variance itself carries a 1 / variance that pays every variance and
+    the centre for falling together towards zero where a test's own cannot be told apart."""
+    value = float(np.sum(PRIOR_DF / 2 * log_values + PRIOR_DF * centre / (2 * values))
+                  - len(values) * PRIOR_DF / 2 * log_centre)
+    return value, PRIOR_DF / 2 - PRIOR_DF * centre / (2 * values), \
+        float(np.sum(PRIOR_DF * centre / (2 * values)) - len(values) * PRIOR_DF / 2)
 
-    def predictive(self, spread: float, member: int, value: float, scale: float) -> tuple[float, float]:
-        """(mean, variance) of ``member``'s departure ``value`` (scale ``scale``) given every
-        other departure of the slot - the other tests' and the test's other members' - with
-        ``spread`` as the test's: the conditional of one coordinate of the Gaussian above,
-        O(members of the test). Its departure less the residual that the others do not
-        explain, scaled back by the root of its scale."""
-        row = self.vectors[self.rows[member]]
-        e = self.eigenvalues + spread
-        precision = float(np.sum(row * row / e))
-        unexplained = float(np.sum(row * self.projected / e)) / precision
-        return value - math.sqrt(scale) * unexplained, scale / precision
 
-    def likelihood_without(self, spread: float, row: np.ndarray | None) -> float:
-        """-log p(the test's departures here but the member whose row of Q is ``row``)."""
-        e = self.eigenvalues + spread
-        value = 0.5 * (float(np.sum(np.log(e))) + float(np.sum(self.projected ** 2 / e)))
-        if row is not None:
-            precision = float(np.sum(row * row / e))
-            residual = float(np.sum(row * self.projected / e)) / precision
-            value += 0.5 * (math.log(precision) - precision * residual ** 2)
-        return value
+@dataclass
+class _Parts:
+    """One series' linearised likelihood with its line integrated out, at given noise variances:
+    Z'QZ, Z'Q r, r'Q r + log|R| + log|J'R^-1 J|, Q and Q r (batched over series, and over a grid)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    constant: np.ndarray
+    q: np.ndarray
+    qr: np.ndarray
+    qz: np.ndarray
+
+
+def _parts(v: np.ndarray, mask: np.ndarray, jac: np.ndarray, r: np.ndarray, z: np.ndarray) -> _Parts:
+    """For noise variances v (..., k) of costs with mask, Jacobians (..., k, 2), residuals and
+    local Z (..., k, d)."""
+    w = np.where(mask, 1.0 / v, 0.0)
+    wj = w[..., None] * jac
+    wj_t = np.swapaxes(wj, -1, -2)
+    info = wj_t @ jac
+    inv = np.linalg.inv(info)
+    q = w[..., :, None] * np.eye(w.shape[-1]) - wj @ inv @ wj_t
+    qr = (q @ r[..., None])[..., 0]
+    qz = q @ z
+    z_t = np.swapaxes(z, -1, -2)
+    const = (np.sum(r * qr, axis=-1) + np.sum(np.where(mask, np.log(v), 0.0), axis=-1)
+             + np.linalg.slogdet(info)[1])
+    return _Parts(z_t @ qz, (z_t @ qr[..., None])[..., 0], const, q, qr, qz)
 
 
 class ReportModel:
-    """The hierarchical model of one report's departures (see the module's docstring)."""
+    """The mixed model of one report's series (see the module's docstring)."""
 
     def __init__(self, members: list[Member]):
         self.members = members
-        self.tests = sorted({m.test for m in members})
-        # levels numbered through dicts (a list's index() per member was quadratic: a lab's
-        # file of 78,000 series spent minutes here)
-        test_number = {test: k for k, test in enumerate(self.tests)}
-        config_number = {config: k for k, config in enumerate(dict.fromkeys(m.config for m in members))}
-        self._test_of = np.array([test_number[m.test] for m in members], dtype=int)
-        self._config_of = np.array([config_number[m.config] for m in members], dtype=int)
-        holders: dict[Slot, list[int]] = {}  # slot -> the members with a departure there, in order
-        for i, m in enumerate(members):
-            for slot in m.departures:
-                holders.setdefault(slot, []).append(i)
-        self.blocks: dict[Slot, tuple[np.ndarray, np.ndarray]] = {}
-        self._scale: dict[Slot, np.ndarray] = {}  # slot -> each member's scale there
-        self._row: dict[Slot, dict[int, int]] = {}  # slot -> member -> its row in the block
-        self._test_counts: dict[Slot, np.ndarray] = {}  # slot -> members per test in the block
-        for slot in sorted(holders):
-            idx = np.array(holders[slot], dtype=int)
-            self.blocks[slot] = (idx, np.array([members[i].departures[slot] for i in idx]))
-            self._scale[slot] = np.array([members[i].scale.get(slot, 1.0) for i in idx])
-            self._row[slot] = {int(member): row for row, member in enumerate(idx)}
-            self._test_counts[slot] = np.bincount(self._test_of[idx], minlength=len(self.tests))
-        self.theta: np.ndarray | None = None
-        self._layouts: dict[Slot, _Layout] = {}            # each slot's, all members in it
-        self._slot_posteriors: dict[Slot, _Posterior] = {}  # each slot's at the fitted theta
-        self._spreads_without: dict[int, float | None] = {}  # member -> spread_without(member)
-        self._test_given_others: dict[int, tuple] = {}  # test -> _given_others(test), at the fitted theta
+        self.layout = _Layout(members)
+        self.tests = self.layout.tests
+        self.phi: np.ndarray | None = None
+        self._blocks: dict[int, _TestBlock] = {}
 
-    # -- parameters: theta = [log s0, log sigma2 of each test, log tau_test, log tau_config] ---
+    # -- the fit ------------------------------------------------------------------------------
 
-    @property
-    def s0(self) -> float:
-        return math.exp(self.theta[0])
+    def _noise(self, var: _Variances, spreads: np.ndarray | None = None) -> np.ndarray:
+        lay = self.layout
+        spreads = var.spreads if spreads is None else spreads
+        v = (spreads[lay.test_of][:, None] + var.bends[lay.test_of][:, None] * lay.folded_test
+             + var.tau_c * lay.folded_config)
+        return np.where(lay.mask, v, 1.0)
 
-    @property
-    def spreads(self) -> np.ndarray:
-        return np.exp(self.theta[1:1 + len(self.tests)])
+    def _prior_variances(self, var: _Variances) -> np.ndarray:
+        lay = self.layout
+        return np.where(lay.col_is_test, var.bends[np.maximum(lay.col_test, 0)], var.tau_c)
 
-    @property
-    def tau(self) -> tuple[float, float]:
-        return math.exp(self.theta[-2]), math.exp(self.theta[-1])
+    def _linearise(self, theta: np.ndarray) -> None:
+        lay = self.layout
+        self.theta = theta
+        h, self.jac = _line(theta, lay.kb)
+        self.residual = np.where(lay.mask, lay.y - h, 0.0)
 
-    def _layout(self, idx: np.ndarray, keep: tuple[int, int] = (-1, -1)) -> _Layout:
-        return _Layout(self._test_of[idx], self._config_of[idx], keep)
+    def _state(self, phi: np.ndarray):
+        lay = self.layout
+        var = _Variances.of(phi, lay.n_tests)
+        parts = _parts(self._noise(var), lay.mask, self.jac, self.residual, lay.z)
+        g = self._prior_variances(var)
+        b = _scatter(lay.width, lay.b_index.ravel(), np.where(lay.loc >= 0, parts.b, 0.0).ravel())
+        return var, parts, g, _Inverse(lay, g, parts.a, b), b
 
-    def _posterior(self, idx: np.ndarray, values: np.ndarray, noise: np.ndarray, tau: tuple[float, float],
-                   keep: tuple[int, int] = (-1, -1), layout: _Layout | None = None) -> _Posterior:
-        return _Posterior(layout or self._layout(idx, keep), values, noise, tau[0], tau[1])
-
-    def _objective(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
-        """Penalised negative log-likelihood and its gradient in theta."""
-        n_tests = len(self.tests)
-        s0, spreads = math.exp(theta[0]), np.exp(theta[1:1 + n_tests])
-        tau = (math.exp(theta[-2]), math.exp(theta[-1]))
-        value, grad = 0.0, np.zeros_like(theta)
-        for slot, (idx, values) in self.blocks.items():
-            if slot not in self._layouts:
-                self._layouts[slot] = self._layout(idx)
-            noise = spreads[self._test_of[idx]] * self._scale[slot]
-            post = self._posterior(idx, values, noise, tau, layout=self._layouts[slot])
-            value += post.likelihood()
-            per_member, d_tau_t, d_tau_c = post.gradients()
-            np.add.at(grad, 1 + self._test_of[idx], per_member * noise)
-            grad[-2] += d_tau_t * tau[0]
-            grad[-1] += d_tau_c * tau[1]
-        # each test's spread ~ scaled inverse chi-square (PRIOR_DF, s0), as a density of the log
-        # spread the fit moves: the density of the spread itself carries a 1 / spread that pays
-        # every spread and s0 for falling together towards zero, which a report of lone tests
-        # (whose spreads their departures cannot tell from tau_test) then did
-        log_spreads = theta[1:1 + n_tests]
-        value += float(np.sum(PRIOR_DF / 2 * log_spreads + PRIOR_DF * s0 / (2 * spreads))
-                       - n_tests * PRIOR_DF / 2 * theta[0])
-        grad[1:1 + n_tests] += PRIOR_DF / 2 - PRIOR_DF * s0 / (2 * spreads)
-        grad[0] += float(np.sum(PRIOR_DF * s0 / (2 * spreads))) - n_tests * PRIOR_DF / 2
+    def _objective(self, phi: np.ndarray) -> tuple[float, np.ndarray]:
+        """Penalised negative restricted log-likelihood and its gradient in phi = [log s0, log
+        spreads, log tau0, log bends, log tau_c]."""
+        lay, nt = self.layout, self.layout.n_tests
+        var, parts, g, inverse, b = self._state(phi)
+        u = inverse.u
+        value = 0.5 * (float(np.sum(parts.constant)) + float(np.sum(np.log(g))) + inverse.logdet - float(b @ u))
+        p_diag, p_r = self._projections(parts, inverse)
+        e = np.where(lay.mask, p_diag - p_r ** 2, 0.0)
+        grad = np.zeros_like(phi)
+        per_test = np.bincount(lay.test_of, weights=e.sum(axis=1), minlength=nt)
+        grad[1:1 + nt] = 0.5 * per_test * var.spreads
+        folded = np.bincount(lay.test_of, weights=np.where(lay.folded_test, e, 0.0).sum(axis=1), minlength=nt)
+        cinv = inverse.diagonal()
+        col = (1.0 / g - cinv / g ** 2 - (u / g) ** 2) * g
+        by_test = np.bincount(lay.col_test[lay.col_is_test], weights=col[lay.col_is_test], minlength=nt)
+        grad[2 + nt:2 + 2 * nt] = 0.5 * (folded * var.bends + by_test)
+        grad[-1] = 0.5 * (float(np.sum(np.where(lay.folded_config, e, 0.0))) * var.tau_c
+                          + float(np.sum(col[~lay.col_is_test])))
+        for (log_values, values, at, centre, where) in (
+                (phi[1:1 + nt], var.spreads, 0, var.s0, slice(1, 1 + nt)),
+                (phi[2 + nt:2 + 2 * nt], var.bends, 1 + nt, var.tau0, slice(2 + nt, 2 + 2 * nt))):
+            p_value, p_grad, p_centre = _prior(log_values, values, phi[at], centre)
+            value += p_value
+            grad[where] += p_grad
+            grad[at] += p_centre
         return value, grad
+
+    def _projections(self, parts: _Parts, inverse: _Inverse) -> tuple[np.ndarray, np.ndarray]:
+        """diag(P) and P r per cost, P = Q - QZ C^-1 Z'Q (the restricted likelihood's projection)."""
+        lay = self.layout
+        k = inverse.local_blocks()
+        u_local = np.where(lay.loc >= 0, inverse.u[lay.b_index], 0.0)
+        p_diag = np.einsum("nkk->nk", parts.q) - np.sum((parts.qz @ k) * parts.qz, axis=-1)
+        p_r = parts.qr - (parts.qz @ u_local[..., None])[..., 0]
+        return p_diag, p_r
 
     def fit(self) -> ReportModel:
         from scipy.optimize import minimize
 
-        start = np.full(len(self.tests) + 3, math.log(0.01))
-        result = minimize(self._objective, start, jac=True, method="L-BFGS-B",
-                          bounds=[LOG_VARIANCE_BOUNDS] * len(start))
-        self.theta = result.x
-        self._slot_posteriors = {}
-        self._spreads_without = {}
-        self._test_given_others = {}
+        lay = self.layout
+        if lay.n < 2:  # nothing but the series' own values could say how far it scatters
+            return self
+        phi = np.full(2 * lay.n_tests + 3, START_LOG_VARIANCE)
+        theta = lay.theta.copy()
+        for _round in range(MAX_ROUNDS):
+            self._linearise(theta)
+            found = minimize(self._objective, phi, jac=True, method="L-BFGS-B",
+                             bounds=[LOG_VARIANCE_BOUNDS] * len(phi))
+            phi = found.x
+            u = self._state(phi)[3].u
+            moved = self._refit(theta, u)
+            step = np.max(np.abs(moved - theta) / (np.abs(theta) + 1e-9 + np.abs(theta).max(axis=1, keepdims=True)))
+            theta = moved
+            if step < LINE_TOLERANCE:
+                break
+        self._linearise(theta)
+        self.phi = phi
+        self.var, self.parts, self.prior_variances, self.inverse, _b = self._state(phi)
+        self.p_diag, self.p_r = self._projections(self.parts, self.inverse)
+        self._blocks = {}
         return self
 
-    # -- one member left out ----------------------------------------------------------------
+    def _refit(self, theta: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Each series' line fitted again to its costs less the effects' mode (bounded least squares
+        on the log scale, as `models.fit`)."""
+        lay = self.layout
+        effects = np.einsum("nkd,nd->nk", lay.z, np.where(lay.loc >= 0, u[lay.b_index], 0.0))
+        out = theta.copy()
+        for i in range(lay.n):
+            k = lay.mask[i]
+            out[i] = _fit_line(lay.kb[i, k], lay.y[i, k] - effects[i, k], theta[i])
+        return out
 
-    def spread_without(self, i: int) -> float | None:
-        """The spread of member ``i``'s test, estimated from the test's other members (with
-        the shrinkage towards s0); s0, the report's, where no two of them share a slot (one
-        other member's departures cannot tell the test's spread from its effect). None when
-        the report has no other member at all: nothing but the point's own series could say
-        how far it scatters. Computed once per member (a memoised model is asked again)."""
-        if i not in self._spreads_without:
-            self._spreads_without[i] = self._spread_without(i)
-        return self._spreads_without[i]
+    # -- what the fit gives -------------------------------------------------------------------
 
-    def _spread_without(self, i: int) -> float | None:
-        if len(self.members) < 2:
+    @property
+    def s0(self) -> float:
+        return self.var.s0
+
+    @property
+    def spreads(self) -> np.ndarray:
+        return self.var.spreads
+
+    def spread(self, i: int) -> float | None:
+        """The scatter (log variance) of member ``i``'s test; None for a report of one series."""
+        return None if self.layout.n < 2 else float(self.var.spreads[self.layout.test_of[i]])
+
+    def predict(self, i: int, size: float) -> tuple[float, float] | None:
+        """(mean, variance) of the log cost of member ``i`` at ``size`` given everything but its
+        costs at that size; None for a report of one series (nothing but its own values could say
+        how far it scatters)."""
+        lay = self.layout
+        if lay.n < 2:
             return None
-        g = self._test_of[i]
-        if not any(counts[g] - (i in self._row[slot]) >= 2 for slot, counts in self._test_counts.items()):
-            return self.s0
-        constant, blocks = self._test_blocks(g)
-        # the blocks where the test has a member other than i; the i-th member's row in each
-        mine = [(block, block.row(i)) for block in blocks.values() if len(block.eigenvalues) > block.has(i)]
-        from scipy.optimize import minimize_scalar
+        t = int(lay.test_of[i])
+        keep = lay.mask[i] & (lay.size[i] != size)
+        new = [c for c in self._columns_at(i, size) if c >= 0]  # the new cost's shared bends
+        block = self._test_block(t)
+        if block is not None:
+            spread = block.spread_without(i, keep)
+            cols, mean, cov = block.effects_without(i, spread, new)
+        else:
+            spread = self._spread_stepped(i, keep)
+            cols, mean, cov = self._effects_without(i, new)
+        return self._fit_own(i, keep, size, spread, cols, mean, cov)
 
-        s0 = self.s0
+    def _columns_at(self, i: int, size: float) -> tuple[int, int]:
+        """The columns of member i's test and configuration at ``size`` (-1: none, a bend no
+        other cost shares)."""
+        lay = self.layout
+        return (lay.col_at.get((0, int(lay.test_of[i]), size), -1),
+                lay.col_at.get((1, int(lay.config_of[i]), size), -1))
 
-        def objective(log_spread: float) -> float:
-            spread = math.exp(log_spread)
-            value = constant + sum(block.likelihood_without(spread, row) for block, row in mine)
-            return value + PRIOR_DF / 2 * log_spread + PRIOR_DF * s0 / (2 * spread)  # the prior above
+    def _test_block(self, t: int) -> _TestBlock | None:
+        if t not in self._blocks:
+            self._blocks[t] = _TestBlock.of(self, t)
+        return self._blocks[t]
 
-        found = minimize_scalar(objective, bounds=LOG_VARIANCE_BOUNDS, method="bounded",
-                                options={"xatol": 1e-4})
-        return math.exp(found.x)
+    def _spread_stepped(self, i: int, keep: np.ndarray) -> float:
+        """The test's spread without member i's costs outside ``keep``: one step of its estimating
+        equation, sum over the test's costs of (diag P - (P r)^2) + the prior's = 0, from the fit's
+        projections less those costs' own terms."""
+        lay, var = self.layout, self.var
+        t = lay.test_of[i]
+        members = lay.test_of == t
+        gone = lay.mask[i] & ~keep
+        p_sum = float(np.sum(np.where(lay.mask[members], self.p_diag[members], 0.0))) - float(np.sum(self.p_diag[i][gone]))
+        r_sum = float(np.sum(np.where(lay.mask[members], self.p_r[members] ** 2, 0.0))) - float(np.sum(self.p_r[i][gone] ** 2))
+        s = float(var.spreads[t])
+        stepped = (s * s * max(r_sum, 0.0) + PRIOR_DF * var.s0) / (s * max(p_sum, 0.0) + PRIOR_DF)
+        return float(np.clip(stepped, *np.exp(LOG_VARIANCE_BOUNDS)))
 
-    def _given_others(self, g: int) -> tuple[float, dict[Slot, _TestGivenOthers]]:
-        """The likelihood of test ``g``'s departures split as p(others) p(g's | others), per slot
-        where g ran: the first does not depend on g's spread, the second is a Gaussian whose
-        covariance is g's spread times I plus a fixed matrix. Computed once per test (not once
-        per member and step of the search: that made a report of two thousand series take ten
-        minutes), it gives every member's leave-one-out likelihood for any spread in O(members)."""
-        spreads, tau = self.spreads, self.tau
-        constant, blocks = 0.0, {}
-        for slot, (idx, values) in self.blocks.items():
-            own = self._test_of[idx] == g
-            if own.any():
-                part, block = _TestGivenOthers.of(self._layout(idx), idx, values, own,
-                                                  spreads[self._test_of[idx]], self._scale[slot], tau)
-                constant += part
-                blocks[slot] = block
-        return constant, blocks
+    def _effects_without(self, i: int, new: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The effects on member i's columns and ``new`` given every other member (its own share
+        of C taken out of the marginal of those columns): columns, mean, covariance."""
+        lay = self.layout
+        d = int(np.sum(lay.loc[i] >= 0))
+        own = lay.loc[i, :d]
+        cols = np.unique(np.concatenate([own, np.array(new, dtype=int)]))
+        if not len(cols):
+            return cols, np.zeros(0), np.zeros((0, 0))
+        at = np.searchsorted(cols, own)
+        k = self.inverse.block(cols)
+        k_inv = np.linalg.inv(k)
+        precision = k_inv.copy()
+        precision[np.ix_(at, at)] -= self.parts.a[i, :d, :d]
+        information = k_inv @ self.inverse.u[cols]
+        information[at] -= self.parts.b[i, :d]
+        cov = np.linalg.inv(precision)
+        return cols, cov @ information, cov
 
-    def _test_blocks(self, g: int) -> tuple[float, dict[Slot, _TestGivenOthers]]:
-        """`_given_others(g)` at the fitted theta, computed once."""
-        if g not in self._test_given_others:
-            self._test_given_others[g] = self._given_others(g)
-        return self._test_given_others[g]
+    def _fit_own(self, i: int, keep: np.ndarray, size: float, spread: float, cols: np.ndarray,
+                 mean: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
+        """Member i's line fitted to its costs in ``keep`` with the effects on ``cols`` ~ N(mean,
+        cov) integrated out (bounded generalised least squares), and the log cost at ``size``:
+        the line there plus the effects' posterior mean, with the joint uncertainty of both."""
+        lay, var = self.layout, self.var
+        t = lay.test_of[i]
+        x, y = lay.size[i, keep], lay.y[i, keep]
+        v = spread + var.bends[t] * lay.folded_test[i, keep] + var.tau_c * lay.folded_config[i, keep]
+        z = self._z_in(i, keep, cols)
+        sigma = np.diag(v) + z @ cov @ z.T
+        chol = np.linalg.cholesky(sigma)
+        target = y - z @ mean
+        kb = x / KIB
+        whiten = np.linalg.inv(chol)  # (scipy's solve_triangular cost milliseconds a call here)
+        theta = _fit_line(kb, target, self.theta[i], whiten)
+        log_f, jac = _line(theta[None, :], kb[None, :])
+        log_f, jac = log_f[0], jac[0]
+        # the joint posterior of (line, effects): information form, then the quadratic at the size
+        d = len(cols)
+        prior_precision = np.linalg.inv(cov) if d else np.zeros((0, 0))
+        w = 1.0 / v
+        info = np.zeros((2 + d, 2 + d))
+        info[:2, :2] = jac.T @ (w[:, None] * jac)
+        info[:2, 2:] = jac.T @ (w[:, None] * z)
+        info[2:, :2] = info[:2, 2:].T
+        info[2:, 2:] = prior_precision + z.T @ (w[:, None] * z)
+        effects = (np.linalg.solve(info[2:, 2:], prior_precision @ mean + z.T @ (w * (y - log_f)))
+                   if d else np.zeros(0))
+        at_log, at_jac = _line(theta[None, :], np.array([[size / KIB]]))
+        z0, unshared = self._new_cost(i, size, cols)
+        gradient = np.concatenate([at_jac[0, 0], z0])
+        variance = float(gradient @ np.linalg.pinv(info) @ gradient) + spread + unshared
+        return float(at_log[0, 0] + z0 @ effects), variance
 
-    def predict(self, i: int, slot: Slot, spread: float) -> tuple[float, float]:
-        """(departure, variance) of member ``i`` at ``slot`` from the other members' departures
-        there, with ``spread`` (spread_without(i)) as its test's spread."""
-        tau = self.tau
-        block = self.blocks.get(slot)
-        own = spread * self.members[i].scale.get(slot, 1.0)
-        if block is None or len(block[0]) - (i in self._row[slot]) == 0:
-            return 0.0, own + tau[0] + tau[1]
-        idx, values = block
-        test, config = self._test_of[i], self._config_of[i]
-        row = self._row[slot].get(i, -1)
-        if self._test_counts[slot][test] - (row >= 0) == 0:
-            # no other member ran its test: the others' posterior is the slot's, less this member
-            mean, variance = self._slot_posterior(slot).without(row, test, config)
-            return mean, own + variance
-        if row >= 0:
-            # its departure given the others': the test's block (once per test and slot, as
-            # for its spread), not a posterior of the slot's thousands of members per point
-            return self._test_blocks(test)[1][slot].predictive(spread, i, float(values[row]),
-                                                           self._scale[slot][row])
-        keep = idx != i
-        spreads = self.spreads.copy()
-        spreads[test] = spread
-        noise = spreads[self._test_of[idx[keep]]] * self._scale[slot][keep]
-        post = self._posterior(idx[keep], values[keep], noise, tau, (test, config))
-        mean, variance = post.effect(test, config)
-        return mean, own + variance
+    def _z_in(self, i: int, keep: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Z of member i's costs in ``keep`` over ``cols``."""
+        lay = self.layout
+        out = np.zeros((int(keep.sum()), len(cols)))
+        for col_of in (lay.obs_test_col, lay.obs_config_col):
+            c = col_of[i, keep]
+            rows = np.flatnonzero(c >= 0)
+            where = np.searchsorted(cols, c[rows])
+            out[rows, where] = 1.0
+        return out
 
-    def _slot_posterior(self, slot: Slot) -> _Posterior:
-        """The posterior of every member of the slot (the fitted spreads), computed once."""
-        if slot not in self._slot_posteriors:
-            idx, values = self.blocks[slot]
-            noise = self.spreads[self._test_of[idx]] * self._scale[slot]
-            self._slot_posteriors[slot] = self._posterior(idx, values, noise, self.tau,
-                                                          layout=self._layouts.get(slot))
-        return self._slot_posteriors[slot]
-
-
-# -- the predictive distribution --------------------------------------------------------------
-
-DF_BOUNDS = (1.0, 1000.0)
-
-
-@dataclass(frozen=True)
-class Predictive:
-    """A Student t on the log scale: a point with predictive variance v has log(cost) ~
-    log(predicted) + scale * sqrt(v) * t(df)."""
-
-    scale: float
-    df: float
-    scores: int  # how many leave-one-size-out errors calibrated it (0: none, the model's own)
-
-    def half_width(self, level: float, sd: float) -> float:
-        from scipy.special import stdtrit
-
-        return self.scale * float(stdtrit(self.df, 0.5 + level / 2.0)) * sd
+    def _new_cost(self, i: int, size: float, cols: np.ndarray) -> tuple[np.ndarray, float]:
+        """Z's row of a new cost of member i at ``size`` over ``cols``, and the variance of the
+        bends it has no column for (a bend no other cost shares is its own draw)."""
+        var = self.var
+        z0, unshared = np.zeros(len(cols)), 0.0
+        variances = (float(var.bends[self.layout.test_of[i]]), var.tau_c)
+        for col, variance in zip(self._columns_at(i, size), variances):
+            if col >= 0:
+                z0[int(np.searchsorted(cols, col))] = 1.0
+            else:
+                unshared += variance
+        return z0, unshared
 
 
-UNCALIBRATED = Predictive(1.0, PRIOR_DF, 0)
+class _TestBlock:
+    """One test's costs given the other tests': the effects on the test's columns and its series'
+    configurations' given the rest of the report, N(m_o, P_o^-1), and each member's likelihood
+    as a function of the test's spread. -log p(the test's costs but a point's | the rest) is then
+    a function of the test's spread alone: its minimum with the prior is the spread without the
+    point. A member whose costs all scatter alike (spread + the same folded bends) has Z'QZ, Z'Q r
+    and r'Q r of the spread's reciprocal times fixed matrices, so the members are summed once per
+    folded variance and any spread costs a few additions."""
 
+    def __init__(self, model: ReportModel, t: int, cols: np.ndarray, members: np.ndarray):
+        self.model, self.t, self.cols, self.members = model, t, cols, members
+        lay = model.layout
+        where = {int(c): j for j, c in enumerate(cols)}
+        self.place = {int(i): np.array([where[int(c)] for c in lay.loc[i] if c >= 0], dtype=int) for i in members}
+        if lay.n_tests <= REBUILT_TESTS:
+            # C of the other tests' series alone, built afresh: taking the test's own share out of
+            # the whole C^-1's block loses every digit where the test's scatter is tiny (its share
+            # then dwarfs the rest)
+            a_blocks, b_local = model.parts.a.copy(), np.where(lay.loc >= 0, model.parts.b, 0.0)
+            a_blocks[members], b_local[members] = 0.0, 0.0
+            others = _Inverse(lay, model.prior_variances, a_blocks,
+                              _scatter(lay.width, lay.b_index.ravel(), b_local.ravel()))
+            self.precision = np.linalg.inv(others.block(cols))
+            self.information = self.precision @ others.u[cols]
+        else:
+            k_inv = np.linalg.inv(model.inverse.block(cols))
+            a_sum, b_sum = np.zeros_like(k_inv), np.zeros(len(cols))
+            for i in members:
+                p = self.place[int(i)]
+                a_sum[np.ix_(p, p)] += model.parts.a[i, :len(p), :len(p)]
+                b_sum[p] += model.parts.b[i, :len(p)]
+            self.precision = k_inv - a_sum
+            self.information = k_inv @ model.inverse.u[cols] - b_sum
+        self.fold = model.var.bends[t] * lay.folded_test + model.var.tau_c * lay.folded_config
+        self._units: dict = {}
+        self.groups: dict[float, list] = {}   # folded variance -> summed unit parts of its members
+        self.uneven: list[int] = []            # members whose costs scatter unalike
+        for i in members:
+            unit = self._unit(int(i), lay.mask[i])
+            if unit is None:
+                self.uneven.append(int(i))
+            else:
+                fold, parts = unit
+                group = self.groups.setdefault(fold, [np.zeros_like(self.precision), np.zeros(len(cols)), 0.0, 0, 0.0, 0])
+                for k, value in enumerate(parts):
+                    group[k] = group[k] + value
+                group[5] += 1
 
-def calibrate(scores) -> Predictive:
-    """The Student t (scale, degrees of freedom) that fits the standardised errors ``scores``
-    best (maximum likelihood); the model's own t (PRIOR_DF, scale 1) where fewer than
-    MIN_CALIBRATION_SCORES are available."""
-    z2 = np.square(np.asarray(scores, dtype=float))
-    z2 = z2[z2 > 0]  # an exact prediction carries no scale
-    if len(z2) < MIN_CALIBRATION_SCORES:
-        return UNCALIBRATED
-    from scipy.optimize import brentq, minimize_scalar
-    from scipy.special import gammaln
+    @classmethod
+    def of(cls, model: ReportModel, t: int) -> _TestBlock | None:
+        lay = model.layout
+        members = np.flatnonzero(lay.test_of == t)
+        if int(lay.mask[members].sum()) > EXACT_OBSERVATIONS:
+            return None
+        # the test's columns and its members' configurations' (a new cost at a size a member
+        # has no usable cost at borrows from them too)
+        levels = [(0, t)] + [(1, int(c)) for c in np.unique(lay.config_of[members])]
+        cols = np.array(sorted({c for level in levels for c in lay.level_columns.get(level, [])}), dtype=int)
+        if len(cols) > EXACT_COLUMNS:
+            return None
+        return cls(model, t, cols, members)
 
-    # the root lies between the smallest and the largest z^2 (there excess is > 0, < 0)
-    low, high = math.log(float(z2.min())) - 1.0, math.log(float(z2.max())) + 1.0
+    def _unit(self, i: int, keep: np.ndarray):
+        """(folded variance, (Z'Q1 Z, Z'Q1 r, r'Q1 r, costs, log|J'J|) in the block's columns) of
+        member i's costs in ``keep`` if they all scatter alike (Q = Q1 / their variance), else None."""
+        key = (i, keep.tobytes())
+        if key not in self._units:
+            self._units[key] = self._unit_afresh(i, keep)
+        return self._units[key]
 
-    def scale_for(df: float) -> float:
-        """The likelihood's scale at ``df``: mean((df + 1) z^2 / (df s^2 + z^2)) = 1, a
-        decreasing function of s^2, solved on log s^2."""
-        def excess(log_scale2: float) -> float:
-            return float(np.mean((df + 1) * z2 / (df * math.exp(log_scale2) + z2))) - 1.0
+    def _unit_afresh(self, i: int, keep: np.ndarray):
+        model, lay = self.model, self.model.layout
+        folds = self.fold[i][keep]
+        if not len(folds) or np.any(folds != folds[0]):
+            return None
+        jac, r = model.jac[i][keep], model.residual[i][keep]
+        z = lay.z[i][keep][:, :len(self.place[i])]
+        info = jac.T @ jac
+        q1 = np.eye(len(r)) - jac @ np.linalg.solve(info, jac.T)
+        n = len(self.cols)
+        a, b = np.zeros((n, n)), np.zeros(n)
+        p = self.place[i]
+        a[np.ix_(p, p)] = z.T @ q1 @ z
+        b[p] = z.T @ (q1 @ r)
+        return float(folds[0]), (a, b, float(r @ q1 @ r), len(r), float(np.linalg.slogdet(info)[1]))
 
-        return math.exp(0.5 * brentq(excess, low, high, xtol=1e-9))
+    def _parts_at(self, i: int, spreads: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Member i's Z'QZ, Z'Q r and constant in the block's columns at each spread (its costs in
+        ``keep`` only)."""
+        unit = self._unit(i, keep)
+        if unit is not None:
+            fold, (a1, b1, rqr, count, logdet) = unit
+            v = spreads + fold
+            return (a1[None] / v[:, None, None], b1[None] / v[:, None],
+                    rqr / v + (count - 2) * np.log(v) + logdet)
+        model, lay = self.model, self.model.layout
+        d = len(self.place[i])
+        v = np.where(keep[None, :], spreads[:, None] + self.fold[i][None, :], 1.0)
+        g = len(spreads)
+        parts = _parts(v, np.broadcast_to(keep, v.shape), np.broadcast_to(model.jac[i], (g,) + model.jac[i].shape),
+                       np.broadcast_to(np.where(keep, model.residual[i], 0.0), v.shape),
+                       np.broadcast_to(lay.z[i][:, :d], (g,) + lay.z[i][:, :d].shape))
+        n, p = len(self.cols), self.place[i]
+        a, b = np.zeros((g, n, n)), np.zeros((g, n))
+        a[:, p[:, None], p[None, :]] = parts.a
+        b[:, p] = parts.b
+        return a, b, parts.constant
 
-    def negative_log_likelihood(log_df: float) -> float:
-        df = math.exp(log_df)
-        scale = scale_for(df)
-        return -(len(z2) * (gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * math.log(df * math.pi)
-                            - math.log(scale))
-                 - (df + 1) / 2 * float(np.sum(np.log1p(z2 / (scale * scale * df)))))
+    def _sums(self, spreads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sum over the test's members of Z'QZ, Z'Q r and the constants at each spread."""
+        n = len(self.cols)
+        a, b, c = np.zeros((len(spreads), n, n)), np.zeros((len(spreads), n)), np.zeros(len(spreads))
+        for fold, (a1, b1, rqr, count, logdet, members) in self.groups.items():
+            v = spreads + fold
+            a += a1[None] / v[:, None, None]
+            b += b1[None] / v[:, None]
+            c += rqr / v + (count - 2 * members) * np.log(v) + logdet
+        for i in self.uneven:
+            pa, pb, pc = self._parts_at(i, spreads, self.model.layout.mask[i])
+            a, b, c = a + pa, b + pb, c + pc
+        return a, b, c
 
-    found = minimize_scalar(negative_log_likelihood, bounds=tuple(math.log(v) for v in DF_BOUNDS),
-                            method="bounded", options={"xatol": 1e-3})
-    df = math.exp(found.x)
-    return Predictive(scale_for(df), df, len(z2))
+    def _without(self, i: int, spreads: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sums with member i's costs outside ``keep`` taken out."""
+        a, b, c = self._sums(spreads)
+        lay = self.model.layout
+        pa, pb, pc = self._parts_at(i, spreads, lay.mask[i])
+        a, b, c = a - pa, b - pb, c - pc
+        if keep.any():
+            pa, pb, pc = self._parts_at(i, spreads, keep)
+            a, b, c = a + pa, b + pb, c + pc
+        return a, b, c
+
+    def _value(self, i: int, log_spreads: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """-log p(the test's costs in ``keep`` of member i and all of its other members' | the
+        rest of the report) + the spread's prior, at each log spread."""
+        spreads = np.exp(log_spreads)
+        a, b, c = self._without(i, spreads, keep)
+        total = self.precision[None] + a
+        info = self.information[None] + b
+        if len(self.cols):
+            logdet = np.linalg.slogdet(total)[1]
+            quad = np.einsum("gi,gi->g", info, np.linalg.solve(total, info[..., None])[..., 0])
+        else:
+            logdet = quad = 0.0
+        return 0.5 * (c + logdet - quad) + PRIOR_DF / 2 * log_spreads + PRIOR_DF * self.model.var.s0 / (2 * spreads)
+
+    def spread_without(self, i: int, keep: np.ndarray) -> float:
+        """The test's spread given everything but member i's costs outside ``keep``: the minimum
+        over a grid of log spreads a unit apart (the whole range: the likelihood need not have
+        one minimum), then over one a tenth apart around it, refined by the parabola through the
+        least and its neighbours."""
+        model = self.model
+        if not np.any(model.layout.mask[i] & ~keep):  # nothing left out: the fitted spread
+            return float(model.var.spreads[self.t])
+        low, high = LOG_VARIANCE_BOUNDS
+        coarse = np.arange(low, high + 0.5, 1.0)
+        k = int(np.argmin(self._value(i, coarse, keep)))
+        fine = np.round(np.arange(max(coarse[k] - 1.0, low), min(coarse[k] + 1.0, high) + SPREAD_STEP / 2,
+                                  SPREAD_STEP), 10)
+        value = self._value(i, fine, keep)
+        k = int(np.argmin(value))
+        if 0 < k < len(value) - 1:
+            left, mid, right = value[k - 1], value[k], value[k + 1]
+            curvature = left - 2 * mid + right
+            shift = 0.5 * (left - right) / curvature if curvature > 0 else 0.0
+            return float(math.exp(fine[k] + SPREAD_STEP * float(np.clip(shift, -1.0, 1.0))))
+        return float(math.exp(fine[k]))
+
+    def effects_without(self, i: int, spread: float, new: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The effects on member i's columns and ``new`` given the rest of the report and the
+        test's other members, the test scattering by ``spread``: columns, mean, covariance."""
+        a, b, _c = self._without(i, np.array([spread]), np.zeros_like(self.model.layout.mask[i]))
+        precision = self.precision + a[0]
+        cov_all = np.linalg.inv(precision)
+        mean_all = cov_all @ (self.information + b[0])
+        p = np.union1d(self.place[int(i)], np.searchsorted(self.cols, np.array(new, dtype=int))).astype(int)
+        return self.cols[p], mean_all[p], cov_all[np.ix_(p, p)]

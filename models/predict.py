@@ -6,10 +6,10 @@ For each series (its usable points), per report:
    usable size predicted by the line (and, for comparison, the power law) of the other sizes
    (`models.fit.leave_one_size_out`); a point left out for an error finding is predicted by
    the curves of all usable sizes, or of the others where its size has a usable point too;
-2. what the report's series share (`models.hierarchy.ReportModel`): the departure of each
-   left-out size from its line, predicted from the same test's and the same configuration's
-   departures at that size, and its variance;
-3. the predictive distribution (`models.hierarchy.calibrate`): a Student t calibrated on the
+2. what the report's series share (`models.hierarchy.ReportModel`, a mixed model of the
+   report's log costs): each usable size predicted by the series' line fitted to its other
+   sizes together with the bends the same test and configuration show there, and its variance;
+3. the predictive distribution (`models.calibration.calibrate`): a Student t calibrated on the
    standardised errors of the report's other series; the 90 % and 99 % intervals come from it.
 
 A point's prediction and intervals never use its own value (nor, through its series' other
@@ -30,8 +30,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .fit import Fit, LeftOut, full_fits, leave_one_size_out, position, pooled_sigma
-from .hierarchy import UNCALIBRATED, Member, Predictive, ReportModel, calibrate
+from .calibration import UNCALIBRATED, Predictive, calibrate
+from .fit import Fit, LeftOut, distinct_points, full_fits, leave_one_size_out, position, pooled_sigma
+from .hierarchy import Member, ReportModel
 from .spec import BASE, LEVELS, MODELS, POOL_OUTLIER, POWER
 
 CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores")
@@ -49,7 +50,7 @@ CALIBRATION_FOLDS = 20
 # values computed from what it holds; a report's fitted SeriesResults are only read once
 # `_fit_report` has returned them. The bounds keep the memory a few tens of MB at most.
 SERIES_CACHE = 2048   # series' own curves (a report has 20 to 80 series)
-REPORT_CACHE = 16     # reports' hierarchical models
+REPORT_CACHE = 16     # reports' mixed models
 FOLD_CACHE = 256      # calibrations (up to CALIBRATION_FOLDS a report)
 FITTED_CACHE = 4      # reports' fitted series (each result holds every prediction of its series)
 
@@ -62,8 +63,8 @@ class Prediction:
     base: float                 # the series' line of the other sizes (all usable sizes for an
     power: float                # excluded point's own size) and its power law, at the size
     base_fit: Fit
-    departure: float = 0.0      # log: what the report's series share at the size
-    model_variance: float | None = None  # of log cost, from the hierarchical model
+    departure: float = 0.0      # log(prediction / base): what the report's series share at the size
+    model_variance: float | None = None  # of log cost, from the report's mixed model
     variance: float | None = None        # the same, no narrower than an outlying base fit's own
     predictive: Predictive = UNCALIBRATED
     limits: dict[float, tuple[float, float]] = field(default_factory=dict)  # level -> (lower, upper)
@@ -95,7 +96,7 @@ class SeriesResult:
     predictions: dict[float, Prediction]    # every size of the series (usable or not)
     sigma: dict[str, tuple[float | None, int]]  # model -> residual SD pooled over the report and
                                                 # its degrees of freedom (parameters' 95 % intervals)
-    spread: float | None = None             # variance of its test's departures, without it
+    spread: float | None = None             # its test's scatter (log variance), of the report's fit
     predictive: Predictive = UNCALIBRATED
     chosen: str = BASE
 
@@ -134,15 +135,11 @@ def _fit_report_afresh(series: list) -> list:
     own = [_own_curves(s) for s in series]
     sigmas = _pooled_sigmas(own)
     typical = _Typical(series, own)
-    model = _report_model([Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS),
-                                  {(lo.size, lo.position): lo.residual for lo in loso[BASE]},
-                                  {(lo.size, lo.position): 1.0 + lo.leverage for lo in loso[BASE]})
-                           for s, (_fits, loso) in zip(series, own)])
+    model = _report_model([_member(s, fits) for s, (fits, _loso) in zip(series, own)])
     for i, (s, (fits, loso)) in enumerate(zip(series, own)):
-        spread = model.spread_without(i)
-        s.result = SeriesResult(fits, loso, {}, sigmas[i], spread=spread)
+        s.result = SeriesResult(fits, loso, {}, sigmas[i], spread=model.spread(i))
         for size in sorted({p.size for p in s.points}):
-            s.result.predictions[size] = _predict(model, i, size, fits, loso, spread, typical)
+            s.result.predictions[size] = _predict(model, i, size, fits, loso, typical)
     _calibrate(series)
     return [s.result for s in series]
 
@@ -160,10 +157,18 @@ def _curves_of(sizes: tuple[float, ...], costs: tuple[float, ...]
     return full_fits(sizes, costs), {m: tuple(leave_one_size_out(m, sizes, costs)) for m in MODELS}
 
 
+def _member(s, fits: dict[str, Fit]) -> Member:
+    """The series as the report's mixed model sees it: its test, its configuration, its usable
+    distinct points and its own line."""
+    x, y = distinct_points([p.size for p in s.usable], [p.cost for p in s.usable])
+    return Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS), tuple(x.tolist()),
+                  tuple(np.log(y).tolist()), fits[BASE].theta)
+
+
 def _report_model(members: list[Member]) -> ReportModel:
-    """The report's hierarchical model fitted to ``members``, or the one fitted before to the
-    same members in the same order (the same tests, configurations and departures)."""
-    key = _digest([(m.test, m.config, list(m.departures.items()), list(m.scale.items())) for m in members])
+    """The report's mixed model fitted to ``members``, or the one fitted before to the same
+    members in the same order (the same tests, configurations and points)."""
+    key = _digest([(m.test, m.config, m.sizes, m.log_costs, m.theta) for m in members])
     return _REPORTS.get(key, lambda: ReportModel(members).fit())
 
 
@@ -246,7 +251,7 @@ class _Typical:
 
 
 def _predict(model: ReportModel, i: int, size: float, fits: dict[str, Fit], loso: dict[str, list[LeftOut]],
-             spread: float | None, typical: _Typical) -> Prediction:
+             typical: _Typical) -> Prediction:
     left = {m: next((lo for lo in loso[m] if lo.size == size), None) for m in MODELS}
     if left[BASE] is not None:  # a usable size: the curves of the other sizes
         prediction = Prediction(size, left[BASE].predicted, left[POWER].predicted, left[BASE].fit)
@@ -257,9 +262,11 @@ def _predict(model: ReportModel, i: int, size: float, fits: dict[str, Fit], loso
                                 float(fits[POWER].predict([size])[0]), fits[BASE])
         slot = (size, position(size, fits[BASE].sizes))
         usual = typical.of(i, None)
-    if spread is None:
+    found = model.predict(i, size)
+    if found is None:
         return prediction
-    prediction.departure, prediction.model_variance = model.predict(i, slot, spread)
+    log_mean, prediction.model_variance = found
+    prediction.departure = log_mean - math.log(prediction.base)
     prediction.variance = prediction.model_variance
     own = prediction.base_fit.own_sigma
     if own is not None and usual is not None and own > POOL_OUTLIER * usual:

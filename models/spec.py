@@ -19,9 +19,9 @@ MIN_SIZES = 3  # a series needs three sizes: two to fit each left-out one
 NARROW_LEVEL = 0.90
 WIDE_LEVEL = 0.99
 LEVELS = (NARROW_LEVEL, WIDE_LEVEL)
-# How many degrees of freedom a test's own spread must outweigh before it counts more than the
-# report's typical spread (the prior of the empirical-Bayes shrinkage), and the predictive
-# distribution's degrees of freedom where too few leave-one-size-out scores calibrate it.
+# How many degrees of freedom a test's own scatter (and its bend) must outweigh before it counts
+# more than the report's typical one (the prior of the empirical-Bayes shrinkage), and the
+# predictive distribution's degrees of freedom where too few leave-one-size-out scores calibrate it.
 PRIOR_DF = 4.0
 # Fewer scores than this (points of the report's other series) do not calibrate a Student t:
 # the predictive distribution is then the model's own, t with PRIOR_DF degrees of freedom.
@@ -31,11 +31,11 @@ MIN_CALIBRATION_SCORES = 30
 # narrower than that fit's own prediction interval, so the slip is flagged, not its neighbours.
 POOL_OUTLIER = 5.0
 INTERVAL_METHOD = (
-    "leave-one-size-out prediction: the series' line fitted without the size, times the departure "
-    "from such lines that the same test (other products, platforms, configurations, persistence) and "
-    "the same configuration (other tests) show at that size, estimated by a hierarchical model of "
-    "the report; the interval is a Student t on the log scale whose spread is the series' test's "
-    "own, shrunk towards the report's (empirical Bayes, never using the point itself), times 1 + "
-    "the leverage of the size on the line of the other sizes, calibrated "
-    "on the leave-one-size-out errors of the report's other series; 90 % and 99 % come from the "
-    "same distribution")
+    "leave-one-size-out prediction by a mixed model of the report's log costs: each series' own line "
+    "(fixed cost plus cost per KB) plus how the same test bends away from lines at that size (on other "
+    "products, platforms, configurations, persistence) and how the same configuration bends (in other "
+    "tests), each series' line fitted to its other sizes together with the others' bends; the interval "
+    "is a Student t on the log scale whose spread is the joint uncertainty of that line and those bends "
+    "at the size plus the test's own scatter, shrunk towards the report's and estimated without the "
+    "point, calibrated on the leave-one-size-out errors of the report's other series; 90 % and 99 % "
+    "come from the same distribution")
