@@ -260,13 +260,12 @@ class _Layout:
         both_small, small_large, both_large = sp & sq, sp & (cq >= m) & valid, valid & (cp >= m) & (cq >= m)
         large_small = valid & (cp >= m) & (cq < m)
         self.ss = (src[both_small], cp[both_small] * m + cq[both_small])
-        self.sl = (src[small_large], cp[small_large] * self.L + (cq[small_large] - m))
         lp, lq = cp[both_large] - m, cq[both_large] - m
         self.ll = (src[both_large], (self.level_of_large[lp] * self.dl + self.pos_of_large[lp]) * self.dl
                    + self.pos_of_large[lq])
-        # gathering C^-1[loc, loc] of every series: from S^-1, S^-1 H and the large blocks
-        self.k_ss = (src[both_small], cp[both_small] * m + cq[both_small])
-        self.k_ll = self.ll
+        # gathering C^-1[loc, loc] of every series reads S^-1 and the level blocks where the
+        # scatter into C wrote S0 and D
+        self.k_ss, self.k_ll = self.ss, self.ll
         self.b_index = np.where(self.loc >= 0, self.loc, 0)
         # each large level's coupling with the small factor is non-zero only in the small columns
         # its series hold (a configuration's: its tests'): B[l] is kept as those rows alone
