@@ -306,6 +306,24 @@ def test_many_findings_are_summarised_per_rule_and_all_written_with_out(tmp_path
         perfwh("check", path, "--db", built_warehouse, "--json").stdout)
 
 
+def test_out_never_overwrites_the_submission_or_the_warehouse(tmp_path, built_warehouse):
+    """--out naming the checked file (by any path), the warehouse, a folder or a file in a
+    missing folder is refused before the check runs (status 2), and nothing is written."""
+    path = write_csv(tmp_path / "lab.csv", typo_rows(2))
+    before = path.read_bytes(), built_warehouse.read_bytes()
+    for out, expected in ((path, "is the submission being checked"),
+                          (tmp_path / "." / "lab.csv", "is the submission being checked"),
+                          (built_warehouse, "is the warehouse"),
+                          (tmp_path, "is a folder"),
+                          (tmp_path / "missing" / "out.txt", f"the folder {tmp_path / 'missing'} does not exist")):
+        done = perfwh("check", path, "--db", built_warehouse, "--out", out)
+        assert done.returncode == 2, done.stderr
+        assert f"--out {out}: {expected}" in done.stderr and "rows" not in done.stderr
+        assert (path.read_bytes(), built_warehouse.read_bytes()) == before
+    done = perfwh("check", path, "--db", built_warehouse, "--json", "--out", path)
+    assert json.loads(done.stdout)["status"] == 2
+
+
 def test_a_small_memory_limit_spills_and_finds_the_same(tmp_path, built_warehouse):
     """DuckDB works within the memory limit by spilling to a folder beside the scratch
     database, gone once the check is closed; the findings do not depend on the limit."""

@@ -32,6 +32,21 @@ def test_values_print_as_duckdb_renders_them(built_warehouse):
     assert as_json == [{"x": None, "y": 2}]  # valid JSON: no NaN
 
 
+def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_warehouse):
+    """Intervals, UUIDs and time-zoned timestamps (alone or in a list) come out as the text the
+    table output shows; numbers, booleans and dates as they are; a repeated column name as
+    DuckDB names it in a subquery (a, a_1), so that no column is lost."""
+    text = ("SELECT INTERVAL 3 DAY AS a, TIMESTAMPTZ '2020-01-01 10:00:00+00' AS a, "
+            "'8a68ba3c-2c16-4a5b-8886-f059e0ea6d16'::UUID AS u, [INTERVAL 1 DAY] AS l, "
+            "'101'::BIT AS b, 1.5 AS x, true AS y, DATE '2020-01-02' AS d")
+    done = sql(built_warehouse, "--json", text)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    table = re.split(r"\s*\|\s*", sql(built_warehouse, text).stdout.splitlines()[2].strip())
+    assert json.loads(done.stdout) == [{"a": "3 days", "a_1": table[1], "u": table[2], "l": table[3],
+                                        "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02"}]
+    assert table[0] == "3 days" and table[1].startswith("2020-01-01")
+
+
 def test_an_empty_query_is_a_usage_error(built_warehouse):
     for text in ("", "   "):
         done = sql(built_warehouse, text)

@@ -8,7 +8,7 @@ from perfwh.core.progress import live_status
 from perfwh.core.values import counted
 
 from .common import (add_db, add_engine, add_memory_limit, add_no_wait, add_sources, json_error,
-                     warehouse_to_read, warehouse_to_update)
+                     warehouse_path, warehouse_to_read, warehouse_to_update)
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -43,9 +43,40 @@ def _series_limit(text: str) -> int | None:
                                      f"number from 0 to {MAX_FIT_LIMIT:,})")
 
 
+def _unusable_out(args) -> str | None:
+    """Why --out FILE cannot take the findings, or None: it must not be the submission being
+    checked (writing the findings over it would lose it) nor the warehouse, and its folder must
+    exist (found before the check runs, not after it)."""
+    out = args.out
+    if out is None:
+        return None
+    if out.is_dir():
+        return f"--out {out}: is a folder; expected a file to write the findings to"
+    for path, what in ((args.path, "the submission being checked"), (warehouse_path(args.db), "the warehouse")):
+        if path is not None and _same_file(out, Path(path)):
+            return f"--out {out}: is {what}; the findings would overwrite it (give another file)"
+    folder = out.resolve().parent
+    if not folder.is_dir():
+        return f"--out {out}: the folder {folder} does not exist"
+    return None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
 def _check(args) -> int:
     from perfwh.stages.check import SubmissionError, checked
 
+    unusable = _unusable_out(args)
+    if unusable:
+        print(f"perfwh check: error: {unusable}", file=sys.stderr)
+        if args.json:
+            print(json_error(unusable, EXIT_UNREADABLE))
+        return EXIT_UNREADABLE
     try:
         # where a long check has got to, on a terminal; cleared before anything is reported
         with live_status("perfwh check") as live, \
@@ -79,7 +110,7 @@ def _report(args, result, con) -> None:
         with atomic_writer(args.out) as handle:
             _write_findings(own_findings(con, result), handle, args.json)
         _summary(result, sys.stdout)
-        print(f"perfwh check: {total} findings written to {args.out}", file=sys.stderr)
+        print(f"perfwh check: {counted(total, 'finding')} written to {args.out}", file=sys.stderr)
     elif args.json:
         _write_findings(own_findings(con, result), sys.stdout, True)
     elif total > MANY_FINDINGS:

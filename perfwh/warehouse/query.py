@@ -156,6 +156,14 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
             columns, types = list(relation.columns), [str(t) for t in relation.types]
             if rendered and columns:
                 relation = relation.project("CAST(COLUMNS(*) AS VARCHAR)")
+            elif columns:
+                # a JSON object needs distinct keys: DuckDB's own names for a repeated column
+                # (a, a_1), as a subquery of it would name them
+                columns = list(relation.project("*").columns)
+                if any(map(_rendered_for_json, types)):
+                    relation = relation.project(", ".join(
+                        f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) else f"#{n}"
+                        for n, t in enumerate(types, 1)))
             outcome["result"] = QueryResult(columns, types, relation.fetchall())
         except BaseException as err:  # handed to the main thread
             outcome["error"] = err
@@ -187,6 +195,17 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
     if error is not None:
         raise error
     return outcome["result"]
+
+
+# Types whose Python values JSON cannot hold as they are (a timedelta, a UUID) or that need a
+# module DuckDB does not bring (pytz, for TIMESTAMP WITH TIME ZONE): a JSON result gets them
+# as DuckDB renders them, the text the table and CSV outputs show; numbers, text, booleans,
+# dates and the lists and structs of these stay JSON values.
+_AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE)\b")
+
+
+def _rendered_for_json(type_name: str) -> bool:
+    return bool(_AS_TEXT_IN_JSON.search(type_name))
 
 
 NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
