@@ -367,6 +367,32 @@ def test_the_messagesight_page_shows_its_bold_values_as_a_reader_sees_them(site)
     assert "&lt;b&gt;" not in tables and "<b>" not in tables
 
 
+def test_the_compare_pages_ratios_are_the_printed_numbers_ratios_to_four_digits(site):
+    """Each ratio cell is b / a of the two printed numbers beside it, to four significant digits
+    (0.7617 for 363.13 us / 476.71 us, not 0.7620: a ratio rounded to three decimals and then
+    padded)."""
+    from perfwh.publish.html import fmt_num
+
+    result, _, _ = site
+    page = (result.out / "site" / "compare.html").read_text(encoding="utf-8")
+    scale = {"/s": 1.0, "ms": 1.0, "μs": 1e-3}
+
+    def value(text: str) -> float:
+        number, unit = re.fullmatch(r"([\d.,]+)\s*(/s|ms|μs)", text).groups()
+        return float(number.replace(",", "")) * scale[unit]
+
+    checked = 0
+    for row in re.findall(r"<tr>(.*?)</tr>", page, re.S):
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        if len(cells) != 11:
+            continue
+        for a, b, ratio in ((cells[4], cells[5], cells[6]), (cells[7], cells[8], cells[9])):
+            if a and b and "left out" not in ratio:
+                assert ratio == fmt_num(value(b) / value(a)), (a, b, ratio)
+                checked += 1
+    assert checked > 100
+
+
 def test_the_generations_page_shows_each_pairs_printed_costs_linked_to_their_lines(site, wh):
     """Every cost on the generations page is a CPU cost as printed on the line it links to, and
     every mapped test's series is on the page, each with the reason it is paired."""

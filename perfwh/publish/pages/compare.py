@@ -112,7 +112,7 @@ def _ratio_cell(r: dict, field: str):
     if flagged:
         return Html(f'<span class="flagged" title="left out: a number of this pair has an error '
                     f'finding (Data quality page)">{MARK} left out</span>')
-    return None if r[field] is None else round(r[field], 3)
+    return r[field]  # to four significant digits, as every number the site computes (fmt_num)
 
 
 def _pairs_table(rows: list[dict], other: str, a: str, b: str) -> Html:
