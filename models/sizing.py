@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -407,12 +408,28 @@ def render_text(answer: dict) -> str:
     return "\n".join(lines)
 
 
+def _cost_text(point: dict) -> str:
+    """A point's cost as printed, where the print carries its unit (698.06 μs, 3.15 ms); a bare
+    number printed in ms gets the unit, in another unit (its table's header) the value in ms
+    beside it; the value alone where nothing was printed."""
+    printed, ms = point["printed"], point["cpu_ms_per_msg"]
+    if not printed:
+        return f"{_fmt(ms, 6)} ms"
+    if re.search(r"[^\d.,\s+-]", printed):
+        return printed
+    try:
+        same = float(printed.replace(",", "")) == ms
+    except ValueError:
+        same = False
+    return f"{printed} ms" if same else f"{printed} ({_fmt(ms, 6)} ms)"
+
+
 def _basis_lines(b: dict | None) -> list[str]:
     """What the answer rests on, in a few lines (the answer's "basis" holds it all)."""
     if not b:
         return []
-    used = ", ".join(f"{format_bytes(p['size_bytes'])} {p['printed'] or _fmt(p['cpu_ms_per_msg'], 6)} ms "
-                     f"(line {p['source_line']})" for p in b["points"])
+    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} (line {p['source_line']})"
+                     for p in b["points"])
     lines = [f"rests on: the series' {len(b['points'])} usable points: {used}"]
     lines += [f"left out: {format_bytes(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
               f"{p['excluded_reason']}" for p in b["left_out"]]

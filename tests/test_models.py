@@ -914,6 +914,9 @@ def test_size_answers_a_planner_can_act_on(modelled):
                   "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--db", modelled).stdout
     assert "rests on: the series' 4 usable points: 2 KB 0.58 ms (line 206)" in text
     assert "interval: Student t on the log scale" in text
+    # a cost printed with its unit is shown as printed, once (not "698.06 μs ms")
+    ace11 = perfwh("size", *ESQL, "--size", "50KB", "--rate", "500", "--db", modelled).stdout
+    assert "2 KB 698.06 μs (line 223), 20 KB 3.15 ms (line 226)" in ace11 and " ms ms" not in ace11
 
 
 def test_size_names_the_points_its_series_left_out(modelled):
