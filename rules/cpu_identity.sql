@@ -4,14 +4,18 @@
 -- repair: tight
 -- summary: CPU ms/msg = cores x 1000 x %CPU/100 / rate, in interval arithmetic on the printed precision
 -- reason: The reports define CPU ms/msg = cores x 1000 x (%CPU / 100) / message rate. Each
---   printed number stands for an interval (a rate printed 0.4 lies in [0.35, 0.45]), so the
---   cost the other two imply is an interval too; a printed cost outside it means one of the
---   three numbers is wrong, never rounding. Cores are the row's own (its platform's, which a
+--   printed number stands for an interval (a rate printed 0.4 lies in [0.35, 0.45]; one printed
+--   12780, whose trailing zero need not be significant, in [12775, 12785]: rounded_half_ulp),
+--   so the cost the other two imply is an interval too; a printed cost outside it means one of
+--   the three numbers is wrong, never rounding. Cores are the row's own (its platform's, which a
 --   submission gives per row); only where the row does not say, the median count that the
 --   table's rows of the same platform imply stands in, rounded to a whole number of cores
 --   when it is within 5 % of one (one row implying 80 cores among rows implying 8 is the
 --   typo).
 WITH batch AS (SELECT * FROM {batch}),
+-- the rule's own binary floating point: its few operations may err by a few units in the last
+-- place of a DOUBLE, which a tool printing a double's every digit (0.5035686300638474) reaches
+params AS (SELECT 1e-14 AS double_rounding),
 rows AS (
     SELECT m.*,
            median(m.cpu_ms_per_msg * m.msg_rate / (10 * m.cpu_busy_pct))
@@ -29,13 +33,16 @@ rows AS (
                          THEN round(r.table_cores) ELSE r.table_cores END) AS cores
     FROM rows r
 ), bounds AS (
-    SELECT w.*, 10 * w.cores AS k
+    SELECT w.*, 10 * w.cores AS k,
+           rounded_half_ulp(w.msg_rate_printed, w.msg_rate_half_ulp) AS rate_h,
+           rounded_half_ulp(w.cpu_busy_pct_printed, w.cpu_busy_pct_half_ulp) AS pct_h,
+           rounded_half_ulp(w.cpu_ms_per_msg_printed, w.cpu_ms_per_msg_half_ulp) AS cost_h
     FROM whole w
 ), implied AS (
     SELECT b.*,
-           b.k * (b.cpu_busy_pct - b.cpu_busy_pct_half_ulp) / (b.msg_rate + b.msg_rate_half_ulp) AS low,
-           CASE WHEN b.msg_rate > b.msg_rate_half_ulp
-                THEN b.k * (b.cpu_busy_pct + b.cpu_busy_pct_half_ulp) / (b.msg_rate - b.msg_rate_half_ulp)
+           b.k * (b.cpu_busy_pct - b.pct_h) / (b.msg_rate + b.rate_h) AS low,
+           CASE WHEN b.msg_rate > b.rate_h
+                THEN b.k * (b.cpu_busy_pct + b.pct_h) / (b.msg_rate - b.rate_h)
            END AS high,
            b.k * b.cpu_busy_pct / b.msg_rate AS point
     FROM bounds b
@@ -43,7 +50,7 @@ rows AS (
 SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, table_title,
        'cpu_ms_per_msg' AS metric, cpu_ms_per_msg_printed AS printed_value,
        printf('CPU ms/msg printed %s, but %s cores x %s%% CPU / %s gives %.4g ms '
-              || '(%.4g to %.4g at the printed precision)',
+              || '(%.6g to %.6g at the printed precision)',
               cpu_ms_per_msg_printed,
               CASE WHEN server_cores IS NULL THEN printf('%.3g (implied by the table''s rows of this platform)', cores)
                    ELSE CAST(server_cores AS VARCHAR) END,
@@ -51,6 +58,7 @@ SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, ta
            AS message,
        NULL::INTEGER AS related_row_id
 FROM implied
+CROSS JOIN params
 WHERE subject
-  AND (cpu_ms_per_msg + cpu_ms_per_msg_half_ulp < low
-       OR (high IS NOT NULL AND cpu_ms_per_msg - cpu_ms_per_msg_half_ulp > high))
+  AND (cpu_ms_per_msg + cost_h < low * (1 - double_rounding)
+       OR (high IS NOT NULL AND cpu_ms_per_msg - cost_h > high * (1 + double_rounding)))

@@ -9,6 +9,15 @@ CREATE MACRO printed_half_ulp(number) AS
     0.5 * POWER(10, -(CASE WHEN contains(number, '.')
                            THEN length(split_part(number, '.', 2)) ELSE 0 END));
 
+-- A number as printed, in the unit of ``factor`` (its unit's factor), as the nearest DOUBLE:
+-- through exact decimal arithmetic up to 12 decimals (476.71 us is 0.47671 ms, not
+-- 0.47671000000000003); a number printed with more (a tool's repr of a double) straight to
+-- DOUBLE, since DECIMAL(38, 12) would round it to 12 decimals, past its own precision.
+CREATE MACRO printed_value_in(number, factor) AS
+    CASE WHEN NOT contains(number, '.') OR length(split_part(number, '.', 2)) <= 12
+         THEN CAST(CAST(number AS DECIMAL(38, 12)) * factor AS DOUBLE)
+         ELSE CAST(number AS DOUBLE) * CAST(factor AS DOUBLE) END;
+
 -- The id of a row of the dimensional model, from its natural key given as json_array(...):
 -- the first 56 bits of the key's MD5, shifted into the 53 bits JavaScript holds exactly (MD5
 -- is the same in every DuckDB version, unlike hash()). The same row has the same id in a
@@ -29,7 +38,7 @@ SELECT
     o.scenario,
     o.metric,
     m.unit,
-    CAST(CAST(o.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
+    printed_value_in(o.number, vu.factor)                            AS value,
     CAST(printed_half_ulp(o.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp,
     o.printed_value,
     o.size_printed                                                  AS message_size_printed,
@@ -78,7 +87,7 @@ SELECT
     c.quantifier,
     c.scope,
     c.printed_value,
-    CAST(CAST(c.number AS DECIMAL(38, 12)) * vu.factor AS DOUBLE)  AS value,
+    printed_value_in(c.number, vu.factor)                            AS value,
     CAST(ROUND(CAST(c.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
                                                                     AS message_size_bytes,
     c.persistent,

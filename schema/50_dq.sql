@@ -6,7 +6,8 @@
 -- number is replaced by a candidate correction.
 
 -- One definition of "the same configuration": one flow instance in one execution group is
--- one copy however a table counts it (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1); the deployment
+-- one copy however a table counts it (WBIMB 10.3.4 = 10.11.1.1 = 10.11.2.1), one replica is
+-- one replica whether the row says 1 or leaves replicas blank ("blank if one"); the deployment
 -- (topology, queue managers, simulated latency: the MQ Appliance reports) is part of it.
 CREATE MACRO config_key(kind, value, replicas, tshirt, topology, queue_managers, latency_ms) AS
     concat_ws('|',
@@ -14,7 +15,7 @@ CREATE MACRO config_key(kind, value, replicas, tshirt, topology, queue_managers,
              THEN 'single_copy' ELSE kind END,
         CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1
              THEN NULL ELSE CAST(value AS VARCHAR) END,
-        CAST(replicas AS VARCHAR), tshirt, topology,
+        CASE WHEN replicas <> 1 THEN CAST(replicas AS VARCHAR) END, tshirt, topology,
         CASE WHEN queue_managers IS NOT NULL THEN CAST(queue_managers AS VARCHAR) || ' QM' END,
         CASE WHEN latency_ms IS NOT NULL THEN CAST(latency_ms AS VARCHAR) || ' ms' END);
 
@@ -34,6 +35,23 @@ CREATE MACRO measurement_key(product, product_version, platform, cores, scenario
               regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g'),
               COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
               config);
+
+-- A whole number's digits as printed (12,780 -> 12780), NULL for a number printed with a
+-- decimal point (whose last digit says its precision).
+CREATE MACRO whole_digits(printed) AS
+    CASE WHEN contains(regexp_extract(printed, '[0-9][0-9,]*[.]?', 0), '.') THEN NULL
+         ELSE regexp_replace(regexp_extract(printed, '[0-9][0-9,]*', 0), ',', '', 'g') END;
+
+-- The widest half unit a printed number may stand for: a whole number's trailing zeros need
+-- not be significant - 12780 may be 12776 rounded to four significant digits (12780 +- 5), as
+-- a lab's tool that prints significant digits prints it - down to its third significant digit
+-- (1000 is 1000 +- 5 at most, 230000 is 230000 +- 500); ``half_ulp``: the number's own half unit
+-- in the last printed digit (printed_half_ulp, in the value's unit). A rule that calls a
+-- mismatch an error allows this reading: an error must hold however the number was rounded.
+CREATE MACRO rounded_half_ulp(printed, half_ulp) AS
+    COALESCE(half_ulp * POWER(10, LEAST(
+        length(whole_digits(printed)) - length(regexp_replace(whole_digits(printed), '0+$', '')),
+        GREATEST(length(regexp_replace(whole_digits(printed), '^0+', '')) - 3, 0))), half_ulp);
 
 -- A printed number as messages show it: with its unit, unless it was printed with one
 -- ("1998.06/s", "2.95 ms"); a bare number or one with a multiplier ("460K") gets ``unit``.

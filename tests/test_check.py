@@ -121,6 +121,58 @@ def test_one_row_csv_typo_found_and_clean_row_passes(tmp_path, built_warehouse):
     assert done.stdout == ""
 
 
+def _errors(tmp_path, built_warehouse, name: str, rows: list[dict]) -> list[dict]:
+    found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+    return [f for f in found if f["severity"] == "error"]
+
+
+def test_a_whole_rate_printed_to_significant_digits_is_no_error_and_a_slip_in_it_still_is(tmp_path, built_warehouse):
+    """12780 msgs/s may be 12776 rounded to four significant digits (12780 +- 5): with 50.00 %
+    of 8 cores, 0.3131 ms holds at that reading; a digit dropped or doubled in it does not."""
+    row = dict(ISO_ROW, platform="sigfig lab", scenario="HTTP Echo", msg_rate="12780",
+               cpu_busy_pct="50.00", cpu_ms_per_msg="0.3131")
+    assert _errors(tmp_path, built_warehouse, "sigfig.csv", [row]) == []
+    for slip in ("1278", "127780", "12870"):
+        found = _errors(tmp_path, built_warehouse, f"slip-{slip}.csv", [dict(row, msg_rate=slip)])
+        assert "cpu_identity" in {f["rule"] for f in found}, slip
+    # a number printed with a decimal point says its precision: 12780.0 is 12780 +- 0.05
+    found = _errors(tmp_path, built_warehouse, "exact.csv", [dict(row, msg_rate="12780.0")])
+    assert [f["rule"] for f in found] == ["cpu_identity"]
+
+
+def test_numbers_printed_with_every_digit_of_a_double_are_read_to_their_last_digit(tmp_path, built_warehouse):
+    """A tool's repr of doubles (16 and 17 significant digits; 13 decimals) is consistent to
+    the last printed digit: not rounded to 12 decimals on the way in, no error."""
+    from decimal import Decimal
+
+    rate, pct = Decimal("1064.279268112778"), Decimal("80.507041229646")
+    cost = (8 * 10 * pct / rate).quantize(Decimal("1e-13"))
+    row = dict(ISO_ROW, platform="repr lab", scenario="Precise", msg_rate=str(rate), cpu_busy_pct=str(pct),
+               cpu_ms_per_msg=str(cost))
+    repr_row = dict(row, msg_rate=repr(112197.21571922758), cpu_busy_pct=repr(88.27968471360843),
+                    cpu_ms_per_msg=repr(64 * 10 * 88.27968471360843 / 112197.21571922758), server_cores=64)
+    assert _errors(tmp_path, built_warehouse, "repr.csv", [row, repr_row]) == []
+    con = duckdb.connect(str(built_warehouse), read_only=True)
+    try:
+        stored = con.sql("SELECT printed_value_in(?, 1)", params=[str(cost)]).fetchall()[0][0]
+    finally:
+        con.close()
+    assert stored == float(cost)
+
+
+def test_a_containers_cost_from_the_whole_servers_cpu_is_held_to_the_servers_cores(tmp_path, built_warehouse):
+    """16 % of a 16-core server at 2,000 msgs/s is 1.280 ms a message (the identity), 2.56 cores
+    busy although the container may use 2: its %CPU counts the load driver and the system
+    beside it. Without a %CPU, the same cost is more than the container can use."""
+    row = dict(ISO_ROW, platform="dockhost", server_cores=16, scenario="HTTP XML Transform",
+               concurrency_kind="docker_cores", concurrency="2", msg_rate="2000.0", cpu_busy_pct="16.0",
+               cpu_ms_per_msg="1.280")
+    assert _errors(tmp_path, built_warehouse, "server-pct.csv", [row]) == []
+    found = _errors(tmp_path, built_warehouse, "no-pct.csv", [dict(row, cpu_busy_pct="")])
+    assert [f["rule"] for f in found] == ["cpu_capacity"]
+    assert "container CPU limit" in found[0]["message"]
+
+
 def test_a_check_with_nothing_to_fit_loads_no_numerics(tmp_path, built_warehouse):
     """A one-row check is the command a user waits on: libraries it does not use are not
     loaded (numpy and scipy only when a series can be fitted; pyarrow and pandas never)."""

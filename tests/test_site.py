@@ -367,6 +367,19 @@ def test_the_messagesight_page_shows_its_bold_values_as_a_reader_sees_them(site)
     assert "&lt;b&gt;" not in tables and "<b>" not in tables
 
 
+def test_the_models_page_shows_model_accuracy_as_kept_not_rounded_twice(site, wh):
+    """model_accuracy keeps percentages to the hundredth: the page shows each as kept (ACE 11's
+    99 % coverage 127 / 129 = 98.4496 % is 98.45 %; rounded again to a tenth it read 98.5 %)."""
+    result, _, _ = site
+    page = (result.out / "site" / "models.html").read_text(encoding="utf-8")
+    rows = wh.sql("SELECT inside_90_pct, inside_99_pct, width_90_pct FROM model_accuracy "
+                  "WHERE model = 'chosen'").fetchall()
+    assert rows
+    for row in rows:
+        for value in row:
+            assert value is None or f"{value:.2f} %" in page, value
+
+
 def test_the_compare_pages_ratios_are_the_printed_numbers_ratios_to_four_digits(site):
     """Each ratio cell is b / a of the two printed numbers beside it, to four significant digits
     (0.7617 for 363.13 us / 476.71 us, not 0.7620: a ratio rounded to three decimals and then

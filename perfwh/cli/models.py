@@ -48,7 +48,9 @@ def _models(args) -> int:
 
 def _pct(value) -> str:
     """A percentage for the summary, or n/a where there is none (a scope with no usable point)."""
-    return "  n/a" if value is None else f"{value:5.1f} %"
+    # model_accuracy keeps its percentages to the hundredth (DECIMAL(12, 2)): shown as kept, not
+    # rounded a second time (98.45 of 98.4496 would show as 98.5)
+    return "   n/a" if value is None else f"{value:6.2f} %"
 
 
 def _size(args) -> int:

@@ -13,7 +13,9 @@ MISSING = ("The model tables (model_fits, model_predictions) are not built in th
 
 
 def _pct(value: Any) -> str | None:
-    return None if value is None else f"{float(value):.1f} %"
+    """A percentage of model_accuracy as it keeps it, to the hundredth (rounding its 98.45 of
+    98.4496 again would show 98.5)."""
+    return None if value is None else f"{float(value):.2f} %"
 
 
 def _num(value: Any) -> str | None:
