@@ -35,7 +35,11 @@ def _report_facts(report_id: int) -> list[dict]:
         LEFT JOIN dim_platform pl USING (platform_id)
         LEFT JOIN dim_scenario s USING (scenario_id)
         LEFT JOIN dim_configuration c USING (configuration_id)
-        WHERE f.report_id = ? ORDER BY f.table_id, f.fact_id""", [report_id])
+        -- in the order the report prints them (a number's place in its source, the raw layer's
+        -- seq): a table's columns follow their first appearance, and a fact id is a hash
+        LEFT JOIN (SELECT stable_id(json_array(source, seq)) AS fact_id, seq FROM raw_observations
+                   WHERE source IN (SELECT source FROM dim_report WHERE report_id = ?)) o USING (fact_id)
+        WHERE f.report_id = ? ORDER BY f.table_id, o.seq, f.fact_id""", [report_id, report_id])
     for r in rows:
         r["persistence"] = persistence_label(r["persistent"])
         r["deployment"] = topology_label(r["topology"], r["queue_managers"], r["simulated_latency_ms"])
