@@ -10,15 +10,28 @@
 --   (1563.11 -> 1563.111); one with fewer, a dropped digit - but only where the column keeps
 --   its trailing zeros (61.00, 1.70), since a report that strips them (ACE 11: 1.7 ms, 2 ms)
 --   prints fewer decimals by design (and a series there, whose few cells may all happen to
---   end in a zero, says nothing about more). A column needs three other cells, a series two. The typo
---   repair suggests the printing that matches the rest when one slip explains it.
+--   end in a zero, says nothing about more). A column needs three other cells, a series two. A
+--   column whose cells all print the same number of significant digits (0.0902, 0.0910, 0.104;
+--   857.1 beside 1234; a whole number's trailing zeros may or may not count) is printed to
+--   significant digits, as some labs' tools print: its decimals change with the magnitude by
+--   design, and no cell of it is a stray. The typo repair suggests the printing that matches
+--   the rest when one slip explains it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
 cells AS (
     SELECT c.*,
            length(regexp_extract(c.printed, '[0-9][.]([0-9]+)', 1)) AS decimals,
            regexp_matches(c.printed, '[0-9][.][0-9]*0([^0-9]|$)') AS trailing_zero,
-           trim(regexp_extract(c.printed, '^[^0-9.]*[0-9.]+(.*)$', 1)) AS unit
+           trim(regexp_extract(c.printed, '^[^0-9.]*[0-9.]+(.*)$', 1)) AS unit,
+           -- the significant digits it prints: from its first non-zero digit to its last; a
+           -- whole number's trailing zeros may or may not be among them (12780: 4 or 5)
+           greatest(length(regexp_replace(regexp_replace(regexp_replace(
+               regexp_extract(c.printed, '[0-9][0-9,]*([.][0-9]*)?', 0), '[,.]', '', 'g'), '^0+', ''),
+               CASE WHEN contains(regexp_extract(c.printed, '[0-9][0-9,]*[.]?', 0), '.') THEN '^$' ELSE '0+$' END,
+               '')), 1) AS digits_low,
+           greatest(length(regexp_replace(regexp_replace(
+               regexp_extract(c.printed, '[0-9][0-9,]*([.][0-9]*)?', 0), '[,.]', '', 'g'), '^0+', '')), 1)
+               AS digits_high
     FROM (
         -- one row per printed cell: each row once per metric (an unpivot every engine reads)
         SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,
@@ -45,6 +58,7 @@ mixed_columns AS (
     GROUP BY world, source, table_title, product, product_version, platform, server_cores, metric,
              unit
     HAVING min(decimals) < max(decimals)
+       AND max(digits_low) > min(digits_high)  -- not one count of significant digits throughout
 ),
 keyed AS (
     -- each cell of those columns with the keys of its two groups: its column and its series

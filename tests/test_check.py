@@ -160,6 +160,22 @@ def test_numbers_printed_with_every_digit_of_a_double_are_read_to_their_last_dig
     assert stored == float(cost)
 
 
+def test_a_column_printed_to_significant_digits_holds_no_stray_and_a_typed_extra_digit_still_is_one(tmp_path, built_warehouse):
+    """Costs printed to three significant digits (0.0902 ... 0.104 ms) change their decimals with
+    their magnitude by design: no printed_precision warning. A column printed to fixed decimals
+    with one cell typed with an extra digit is still one."""
+    def warned(name: str, costs: list[str]) -> list[dict]:
+        rows = [dict(ISO_ROW, platform="sigfig lab", scenario="Tiny Echo", message_size_bytes=size,
+                     msg_rate="", cpu_busy_pct="", cpu_ms_per_msg=cost)
+                for size, cost in zip((256, 1024, 4096, 16384, 65536), costs)]
+        found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+        return [f for f in found if f["rule"] == "printed_precision"]
+
+    assert warned("sigfig.csv", ["0.0902", "0.0910", "0.0936", "0.104", "0.131"]) == []
+    stray = warned("fixed.csv", ["0.090", "0.091", "0.0936", "0.104", "0.131"])
+    assert [f["printed_value"] for f in stray] == ["0.0936"]
+
+
 def test_a_containers_cost_from_the_whole_servers_cpu_is_held_to_the_servers_cores(tmp_path, built_warehouse):
     """16 % of a 16-core server at 2,000 msgs/s is 1.280 ms a message (the identity), 2.56 cores
     busy although the container may use 2: its %CPU counts the load driver and the system
