@@ -30,12 +30,18 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "mb": ("bytes", "1048576"),
         "M": ("bytes", "1048576"),
         "MiB": ("bytes", "1048576"),
+        "GB": ("bytes", "1073741824"),  # the largest size a submission may give, 1 GiB, in one unit
+        "GiB": ("bytes", "1073741824"),
     },
     "rate": {
         "": ("msgs/s", "1"),
         "/s": ("msgs/s", "1"),
+        "msgs/s": ("msgs/s", "1"),  # the unit written out, as a lab's tool may print it
+        "msg/s": ("msgs/s", "1"),
         "K": ("msgs/s", "1000"),
+        "K/s": ("msgs/s", "1000"),
         "M": ("msgs/s", "1000000"),
+        "M/s": ("msgs/s", "1000000"),
     },
     "count": {
         "": ("count", "1"),
@@ -46,7 +52,9 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "μs": ("ms", "0.001"),  # Greek small letter mu, as the ACE 11 report prints it
         "µs": ("ms", "0.001"),  # micro sign, the same unit typed differently
         "us": ("ms", "0.001"),
+        "usec": ("ms", "0.001"),
         "ms": ("ms", "1"),
+        "msec": ("ms", "1"),
         "s": ("ms", "1000"),
     },
     "percent": {"": ("%", "1"), "%": ("%", "1")},
