@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -187,6 +188,21 @@ def test_a_containers_cost_from_the_whole_servers_cpu_is_held_to_the_servers_cor
     found = _errors(tmp_path, built_warehouse, "no-pct.csv", [dict(row, cpu_busy_pct="")])
     assert [f["rule"] for f in found] == ["cpu_capacity"]
     assert "container CPU limit" in found[0]["message"]
+
+
+def test_no_suggestion_only_prints_the_same_value_less_precisely(tmp_path, built_warehouse):
+    """8 cores x 50.00 % / 12781 msgs/s is 0.31296 ms, not the 0.3131 printed: 50.0 for 50.00
+    would pass the identity by its wider rounding alone; the repair never offers it."""
+    from decimal import Decimal
+
+    row = dict(ISO_ROW, platform="precise lab", scenario="HTTP Echo", msg_rate="12781",
+               cpu_busy_pct="50.00", cpu_ms_per_msg="0.3131")
+    found = check(write_csv(tmp_path / "one.csv", [row]), warehouse=built_warehouse).findings
+    assert [f["rule"] for f in found if f["severity"] == "error"] == ["cpu_identity"]
+    for f in found:
+        if f["suggested_value"] is not None:
+            number = lambda text: Decimal(re.search(r"[0-9.]+", text).group())  # noqa: E731
+            assert number(f["suggested_value"]) != number(f["printed_value"]), f
 
 
 def test_units_written_out_read_as_their_short_forms(tmp_path, built_warehouse):

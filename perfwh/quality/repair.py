@@ -87,7 +87,9 @@ def _valid_number(candidate: str, original: str) -> bool:
         return False
     whole = candidate.split(".")[0]
     leading_ok = original.split(".")[0].startswith("0") or len(whole) <= 1 or not whole.startswith("0")
-    return leading_ok and candidate != original
+    # a slip changes the value: 50.0 for 50.00 only prints it less precisely (and passes an
+    # identity by its wider rounding, not by being right)
+    return leading_ok and Decimal(candidate) != Decimal(original)
 
 
 def candidates(printed: str, value: float, metric: str) -> list[Candidate]:
