@@ -117,8 +117,8 @@ def register(sub) -> None:
         "models", help="fit CPU cost against message size per series (model_fits, model_predictions)",
         description="Fit every series (report, product, version, platform, scenario, persistence, "
                     "configuration) with three or more message sizes: a linear model (fixed cost per "
-                    "message plus cost per KB) and a power law, chosen by leave-one-size-out error, with "
-                    "intervals. Points with error findings (dq_findings) are left out and marked. Writes "
+                    "message plus cost per KB), each size predicted from the others by the report's "
+                    "mixed model with calibrated 90 % and 99 % intervals, and a power law for comparison. Points with error findings (dq_findings) are left out and marked. Writes "
                     "model_fits, model_predictions, model_accuracy and model_unfitted into the warehouse "
                     "atomically.")
     add_db(p)
@@ -142,7 +142,8 @@ def register(sub) -> None:
     p.add_argument("--size", required=True, help="message size, e.g. 50KB, 2k, 1384B, 2MB (1k = 1024)")
     p.add_argument("--rate", required=True,
                    help="messages per second to sustain (a number, 0 < rate <= 1e9)")
-    p.add_argument("--product", help="product: WBIMB, IIB, ACE")
+    p.add_argument("--product", help="product as the warehouse names it, e.g. WBIMB, IIB, ACE, MQ Appliance, "
+                                     "MessageSight, or a submission's")
     p.add_argument("--version", help="product version or its leading part, e.g. 11 or 10.0.0")
     p.add_argument("--platform", help="platform or part of it, e.g. linux, windows, aix, openshift")
     p.add_argument("--config", help="configuration or part of it, e.g. 'docker cores 2', 'T-shirt Large', "
@@ -154,7 +155,8 @@ def register(sub) -> None:
                              help="non-persistent messages only")
     p.add_argument("--report", help="report source file or part of it, e.g. iib10")
     p.add_argument("--utilisation", type=_fraction, default=0.8,
-                   help="CPU utilisation to plan for, a fraction or percentage (default 0.8)")
+                   help="CPU utilisation to plan for: a fraction such as 0.8, or a percentage with its "
+                        "sign such as 80%% (default 0.8)")
     p.add_argument("--allow-flagged", action="store_true",
                    help="answer from a series even if error findings flag its costs (its flagged "
                         "points stay out of the fit; the findings are named as warnings)")

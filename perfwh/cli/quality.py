@@ -24,7 +24,7 @@ def add_fit_limit(parser) -> None:
 
     parser.add_argument("--fit-limit", type=_series_limit, default=CHECK_FIT_LIMIT, metavar="N",
                         help="fit the models on at most N of the submission's series for the "
-                             "model residual rule, about 10 ms each (default "
+                             "model residual rule, about 20 ms a series (default "
                              f"{CHECK_FIT_LIMIT}; 'all': no limit)")
 
 
