@@ -367,6 +367,26 @@ def test_the_messagesight_page_shows_its_bold_values_as_a_reader_sees_them(site)
     assert "&lt;b&gt;" not in tables and "<b>" not in tables
 
 
+def test_a_familys_menu_entry_names_every_product_and_platform_of_every_report_of_it(built_warehouse, wh):
+    """The MQ Appliance family's entry named its first report's MQ 8 and three appliances only;
+    its second report (another model, M2002, with MQ 9.1) is no revision of the first."""
+    from perfwh.publish.site.generate import family_pages
+
+    pages = family_pages(built_warehouse)
+    for page in pages:
+        if page["family"] == "submission":
+            continue
+        for source in page["sources"]:
+            rid = wh.sql("SELECT report_id FROM dim_report WHERE source = ?", params=[source]).fetchall()[0][0]
+            for (platform,) in wh.sql("SELECT platform FROM dim_platform WHERE report_id = ?", params=[rid]).fetchall():
+                assert platform in page["menu"], (source, platform)
+            for (product,) in wh.sql("SELECT DISTINCT p.product || ' ' || split_part(p.product_version, '.', 1) "
+                                     "FROM fact_metric_value f JOIN dim_product p USING (product_id) "
+                                     "WHERE f.report_id = ?", params=[rid]).fetchall():
+                assert product in page["menu"], (source, product)
+        assert "revisions" not in page["title"]
+
+
 def test_report_tables_keep_the_columns_in_the_order_the_report_prints_them(site):
     """In every results table of every report page, a row's numbers of one source line stand in
     the order that line prints them (IIB's Aggregation: rate, %CPU, cost non-persistent, then

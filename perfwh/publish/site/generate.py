@@ -43,21 +43,29 @@ def family_pages(db: Path) -> list[dict]:
     out: dict[str, dict] = {}
     for family, source, title, published, year, products, platforms in rows:
         entry = out.setdefault(family, {"family": family, "name": PAGE_PREFIX + _slug(family),
-                                        "sources": [], "titles": [], "years": [], "products": products,
-                                        "platforms": platforms})
+                                        "sources": [], "titles": [], "years": [], "products": [],
+                                        "platforms": []})
         entry["sources"].append(source)
         entry["titles"].append(title)
         entry["years"].append(year)
+        # every report of the family's products and platforms, not only its first one's
+        entry["products"] += (products or "").split(" / ")
+        entry["platforms"] += (platforms or "").split(", ")
     pages = []
     for entry in out.values():
+        entry["products"] = " / ".join(sorted(set(entry["products"]) - {""}))
+        entry["platforms"] = ", ".join(sorted(set(entry["platforms"]) - {""}))
         years = sorted({y for y in entry["years"] if y is not None})
         when = f" ({years[0]})" if len(years) == 1 else f" ({years[0]} to {years[-1]})" if years else ""
+        titles = list(dict.fromkeys(entry["titles"]))  # distinct, in the order published
         if entry["family"] == "submission":
             menu = f"Submitted results ({len(entry['sources'])})"
             title = "Submitted results"
         else:
             menu = f"{entry['products'] or entry['family']} on {entry['platforms'] or '?'}{when}"
-            title = entry["titles"][0] if len(entry["titles"]) == 1 else f"{entry['titles'][0]} and revisions"
+            title = (titles[0] if len(entry["titles"]) == 1
+                     else f"{titles[0]}: {len(entry['sources'])} reports" if len(titles) == 1
+                     else " / ".join(titles))
         pages.append({**entry, "menu": menu, "title": title,
                       "description": f"{', '.join(entry['sources'])}: every table re-drawn from the warehouse."})
     return pages
