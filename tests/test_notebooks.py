@@ -175,3 +175,34 @@ def test_a_kernel_its_manager_lost_count_of_is_still_ended():
     done = subprocess.run([sys.executable, "-c", KERNEL_BOOKKEEPING_LOST], capture_output=True,
                           text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)
     assert done.stdout.strip() == "kernels left: []", done.stderr
+
+
+def test_a_kernel_that_dies_as_it_starts_is_started_again_and_a_third_time_is_an_error():
+    """jupyter_client's "Kernel died before replying to kernel_info": nothing ran, so the
+    notebook runs on a fresh kernel (two pages rendered side by side on a busy machine met it);
+    a kernel that dies every time is one KernelDied, not a traceback."""
+    import asyncio
+
+    from perfwh.publish import kernels
+
+    class Client:
+        def __init__(self, failures: int):
+            self.failures, self.starts, self.km = failures, 0, None
+
+        def create_kernel_manager(self):
+            return type("Manager", (), {"launched": None})()
+
+        def _cleanup_kernel(self):
+            pass
+
+        async def async_execute(self, **kwargs):
+            self.starts += 1
+            if self.starts <= self.failures:
+                raise RuntimeError(kernels.DIED_STARTING)
+            return "ran"
+
+    twice = Client(failures=2)
+    assert asyncio.run(kernels.execute_notebook(twice)) == "ran" and twice.starts == 3
+    always = Client(failures=kernels.KERNEL_STARTS)
+    with pytest.raises(kernels.KernelDied, match="died as it started, 3 times"):
+        asyncio.run(kernels.execute_notebook(always))

@@ -28,22 +28,41 @@ async def execute_notebook(client, **kwargs):
     from nbclient.exceptions import DeadKernelError
 
     client.kernel_manager_class = _launch_recording_manager()
-    manager = client.create_kernel_manager()
-    with tempfile.TemporaryFile(mode="w+b") as log:
-        try:
-            # the kernel's stdout too: a kernel must not hold our caller's pipe open
-            return await client.async_execute(stdout=log, stderr=log, **kwargs)
-        except DeadKernelError as err:
-            log.seek(0)
-            tail = log.read().decode("utf-8", "replace")[-2000:]
-            raise KernelDied(f"the Jupyter kernel died: {err}\n{tail}") from None
-        finally:
-            atexit.unregister(client._cleanup_kernel)
+    for attempt in range(1, KERNEL_STARTS + 1):
+        manager = client.create_kernel_manager()
+        with tempfile.TemporaryFile(mode="w+b") as log:
             try:
-                if client.km is not None:
-                    await _shut_down(client)
+                # the kernel's stdout too: a kernel must not hold our caller's pipe open
+                return await client.async_execute(stdout=log, stderr=log, **kwargs)
+            except DeadKernelError as err:
+                raise KernelDied(f"the Jupyter kernel died: {err}\n{_tail(log)}") from None
+            except RuntimeError as err:
+                if str(err) != DIED_STARTING:
+                    raise
+                if attempt == KERNEL_STARTS:
+                    raise KernelDied(f"the Jupyter kernel died as it started, {KERNEL_STARTS} times "
+                                     f"in a row: {err}\n{_tail(log)}") from None
             finally:
-                _end_process(manager.launched)
+                atexit.unregister(client._cleanup_kernel)
+                try:
+                    if client.km is not None:
+                        await _shut_down(client)
+                finally:
+                    _end_process(manager.launched)
+
+
+# A kernel that exits before its first reply has run nothing: it is started again. Seen when
+# kernels start side by side on a busy machine (the site renders two pages at a time): the
+# ports jupyter_client picks for a kernel are free when picked and may be taken before the
+# kernel binds them, and the kernel exits.
+KERNEL_STARTS = 3
+DIED_STARTING = "Kernel died before replying to kernel_info"
+
+
+def _tail(log) -> str:
+    """The end of what the kernel wrote (its stderr and stdout)."""
+    log.seek(0)
+    return log.read().decode("utf-8", "replace")[-2000:]
 
 
 @functools.cache
