@@ -206,3 +206,12 @@ def test_a_kernel_that_dies_as_it_starts_is_started_again_and_a_third_time_is_an
     always = Client(failures=kernels.KERNEL_STARTS)
     with pytest.raises(kernels.KernelDied, match="died as it started, 3 times"):
         asyncio.run(kernels.execute_notebook(always))
+
+
+def test_a_kernel_that_is_not_installed_is_one_line_naming_the_installed_ones(built_warehouse, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "perfwh.cli", "notebooks", "--kernel", "nosuch",
+                           "--db", str(built_warehouse), "--out", str(tmp_path / "nb")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "Jupyter kernel 'nosuch' is not installed (installed: " in done.stderr and "perfwh" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 3

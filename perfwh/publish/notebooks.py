@@ -99,6 +99,19 @@ async def _execute_all(paths, target, db, kernel, timeout, jobs):
     return await asyncio.gather(*(_execute(p, target, db, kernel, timeout, semaphore) for p in paths))
 
 
+def _require_kernel(kernel: str) -> None:
+    """The kernel must be installed: asked for one that is not, jupyter_client logs its
+    traceback for every notebook before saying so (seventy lines for one mistyped name)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    installed = sorted(KernelSpecManager().find_kernel_specs())
+    if kernel not in installed:
+        advice = ("run `make install` (it registers the venv's kernel)" if kernel == KERNEL
+                  else "give --kernel one of them")
+        raise NotebookError(f"Jupyter kernel {kernel!r} is not installed (installed: "
+                            f"{', '.join(installed) or 'none'}): {advice}")
+
+
 def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Path] | None = None,
                   kernel: str = KERNEL, timeout: int = 600, jobs: int = 2) -> list[NotebookRun]:
     """Execute the notebooks against ``db``; write the executed copies to ``out``
@@ -109,6 +122,7 @@ def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Pat
     paths = notebook_paths() if notebooks is None else [Path(p) for p in notebooks]
     if not paths:
         raise NotebookError(f"no notebooks in {NOTEBOOKS_DIR}")
+    _require_kernel(kernel)
     out = Path(out).resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_path(out)
