@@ -483,3 +483,26 @@ def test_system_packages_say_what_to_run_without_root(tmp_path):
     assert done.returncode != 0
     assert "need perfwh-missing-package, which only root can install" in done.stderr, done.stderr
     assert "sudo apt-get install -y --no-install-recommends perfwh-missing-package" in done.stderr
+
+
+def test_contents_markdown_holds_hostile_names_as_text_and_counts_waived_findings_apart():
+    """A submission titled with markup, & and | is text in the README-style table (no <b>, no
+    extra cell); a finding waived when it was filed is no error of the count."""
+    import duckdb
+
+    from perfwh.warehouse.query import contents_markdown
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE dim_report AS SELECT 1 AS report_id, 'lab <b>2 & co | #1.csv' AS source, "
+                "'Lab <b>2</b> & co | *best*' AS title, 2026 AS published_year, NULL AS retired_by")
+    con.execute("CREATE TABLE dim_source_table AS SELECT 1 AS report_id")
+    con.execute("CREATE TABLE fact_metric_value AS SELECT 1 AS report_id FROM range(3)")
+    con.execute("CREATE TABLE fact_claim AS SELECT 1 AS report_id, 'value' AS claim_kind WHERE false")
+    con.execute("CREATE TABLE dq_findings AS SELECT * FROM (VALUES ('lab <b>2 & co | #1.csv', 'error', NULL), "
+                "('lab <b>2 & co | #1.csv', 'error', 'accepted: a known artefact')) t(source, severity, waiver)")
+    text = contents_markdown(con)
+    row = text.splitlines()[-1]
+    # the title as text, the file name as code (which a Markdown renderer shows literally)
+    assert row.startswith("| Lab &lt;b&gt;2&lt;/b&gt; &amp; co \\| \\*best\\* (`lab <b>2 & co \\| #1.csv`) |")
+    assert len(re.split(r"(?<!\\)\|", row)) == 7  # five cells between the unescaped bars
+    assert "1 errors and 0 warnings" in text and "1 findings waived when filed" in text

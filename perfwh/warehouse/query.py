@@ -305,9 +305,10 @@ def contents_markdown(con: duckdb.DuckDBPyConnection, sources: list[str] | None 
     kinds = dict(con.execute("SELECT claim_kind, count(*) FROM fact_claim c JOIN dim_report r "
                              "USING (report_id) WHERE list_contains(?, r.source) GROUP BY 1",
                              [chosen]).fetchall())
-    errors, warnings = con.execute(
-        "SELECT count(*) FILTER (WHERE severity = 'error'), count(*) FILTER (WHERE severity = "
-        "'warning') FROM dq_findings WHERE list_contains(?, source)", [chosen]).fetchall()[0]
+    errors, warnings, waived = con.execute(
+        "SELECT count(*) FILTER (WHERE severity = 'error' AND waiver IS NULL), "
+        "count(*) FILTER (WHERE severity = 'warning' AND waiver IS NULL), count(*) FILTER (WHERE waiver "
+        "IS NOT NULL) FROM dq_findings WHERE list_contains(?, source)", [chosen]).fetchall()[0]
     numbers = sum(r[4] for r in reports)
     tables = sum(r[3] for r in reports)
     statements = sum(r[5] for r in reports)
@@ -316,9 +317,24 @@ def contents_markdown(con: duckdb.DuckDBPyConnection, sources: list[str] | None 
              f"{statements} statements from the reports' prose - {values} numbers and "
              f"{statements - values} counts, orderings, superlatives, trends, windows and dates "
              f"(`fact_claim.claim_kind`); the rules find {errors} errors and {warnings} warnings "
-             "in them (`dq_findings`):", "",
+             f"in them (`dq_findings`){f', and {waived} findings waived when filed' if waived else ''}:", "",
              "| report | published | tables | numbers | statements |", "|---|---|---|---|---|"]
     for source, title, year, n_tables, n_numbers, n_statements in reports:
-        lines.append(f"| {title} (`{source}`) | {year if year is not None else ''} | {n_tables} "
-                     f"| {n_numbers} | {n_statements} |")
+        lines.append(f"| {_markdown_text(title)} ({_markdown_code(source)}) | {year if year is not None else ''} "
+                     f"| {n_tables} | {n_numbers} | {n_statements} |")
     return "\n".join(lines) + "\n"
+
+
+def _markdown_text(text: str) -> str:
+    """A name as text in a Markdown table cell: no markup of its own (a submission's title may
+    hold <b>, & or *), no cell break."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|#~])", r"\\\1", text)
+
+
+def _markdown_code(text: str) -> str:
+    """A file name as code in a Markdown table cell: fenced by more backticks than it holds in
+    a row, its | escaped (a table's cell break even in code)."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}"
