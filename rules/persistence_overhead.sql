@@ -9,23 +9,34 @@
 --   more than TOLERANCE (5 %) beyond the printed precision. A persistent test with no
 --   non-persistent twin (a score card lists each test once) is held to the fastest
 --   non-persistent rate of the same source, product and platform at any message size: in
---   the five reports no persistent rate reaches even 53 % of it.
+--   the five reports no persistent rate reaches even 53 % of it. A row that leaves its server's
+--   cores blank may be of the machine its twin names (the twin of the same cores, where there
+--   is one, is the twin).
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS tolerance),
-pairs AS (
+candidate_pairs AS (
     SELECT p.*, n.msg_rate AS np_rate, n.msg_rate_half_ulp AS np_rate_ulp,
            n.msg_rate_printed AS np_rate_printed, n.cpu_ms_per_msg AS np_cost,
            n.cpu_ms_per_msg_half_ulp AS np_cost_ulp, n.cpu_ms_per_msg_printed AS np_cost_printed,
-           n.source_line AS np_line, n.row_id AS np_row
+           n.source_line AS np_line, n.row_id AS np_row,
+           CASE WHEN n.server_cores IS NOT DISTINCT FROM p.server_cores THEN 1 ELSE 0 END AS same_cores
     FROM batch p
     JOIN batch n
       ON n.world = p.world AND n.source = p.source AND n.product = p.product
      AND n.product_version = p.product_version AND n.platform = p.platform
-     AND n.server_cores IS NOT DISTINCT FROM p.server_cores
+     AND (n.server_cores IS NOT DISTINCT FROM p.server_cores
+          OR n.server_cores IS NULL OR p.server_cores IS NULL)
      AND n.scenario = p.scenario AND n.config_key = p.config_key
      AND n.message_size_bytes IS NOT DISTINCT FROM p.message_size_bytes
      AND n.persistent = FALSE AND p.persistent = TRUE
      AND n.table_title = p.table_title
+),
+ranked_pairs AS (
+    SELECT c.*, max(c.same_cores) OVER (PARTITION BY c.world, c.row_id) AS best_match
+    FROM candidate_pairs c
+),
+pairs AS (
+    SELECT * EXCLUDE (same_cores, best_match) FROM ranked_pairs WHERE same_cores = best_match
 ),
 fastest_rate AS (
     SELECT world, source, product, product_version, platform, server_cores, max(msg_rate) AS np_max

@@ -205,6 +205,23 @@ def test_no_suggestion_only_prints_the_same_value_less_precisely(tmp_path, built
             assert number(f["suggested_value"]) != number(f["printed_value"]), f
 
 
+def test_a_persistent_run_is_held_to_its_twin_when_one_of_them_leaves_the_cores_blank(tmp_path, built_warehouse):
+    """HTTP Echo persistent (16 cores) at 37799.7 msgs/s has its non-persistent twin at 94592.0,
+    whose row leaves the cores blank: no warning against another test's 29220.2. A persistent
+    run above its twin is still one."""
+    base = dict(ISO_ROW, platform="lab-x86-c", message_size_bytes=1024, cpu_busy_pct="", cpu_ms_per_msg="")
+    rows = [dict(base, scenario="SOAP Proxy", persistent="false", msg_rate="29220.2"),
+            dict(base, scenario="SOAP Proxy", persistent="true", msg_rate="11699.9"),
+            dict(base, scenario="HTTP Echo", server_cores="", persistent="false", msg_rate="94592.0"),
+            dict(base, scenario="HTTP Echo", persistent="true", msg_rate="37799.7")]
+    def flagged(name: str, rows: list[dict]) -> list[int]:
+        found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+        return [f["source_line"] for f in found if f["rule"] == "persistence_overhead"]
+
+    assert flagged("twins.csv", rows) == []
+    assert flagged("faster.csv", rows[:3] + [dict(rows[3], msg_rate="120000.0")]) == [5]
+
+
 def test_units_written_out_read_as_their_short_forms(tmp_path, built_warehouse):
     """400 msgs/s, 0.4K/s and 400; 5.5 msec and 5500 usec and 5.5 ms; 1GB and 1073741824: one
     value each, no error (one unit table, ingest.units)."""
