@@ -14,7 +14,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-import yaml
 
 from ingest.spreadsheet import safe_cell
 from perfwh.cli import main
