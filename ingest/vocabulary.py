@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .units import UNITS
+
 
 @dataclass(frozen=True)
 class ConcurrencyKind:
@@ -195,7 +197,8 @@ KEY_MEANINGS = {
     "server_cores": f"cores of the server (a whole number {_COUNT}), blank if not known",
     "scenario": f"the test scenario's name ({_NAME})",
     "message_size_bytes": "message size in bytes (a whole number), or a number with a unit "
-                          "k, KB, KiB, MB, MiB (1k = 1024), from 1 byte to 1 GiB; blank if none",
+                          f"{', '.join(t for t in UNITS['size'] if t)} (1k = 1024), from 1 byte to 1 GiB; "
+                          "blank if none",
     "persistent": "true or false (also yes/no, persistent/non-persistent), blank if not known",
     "concurrency_kind": "what the concurrency column counts: " + ", ".join(CONCURRENCY_KINDS)
                         + " (in any case, with or without spaces, hyphens and underscores; the "
@@ -305,8 +308,6 @@ def template_markdown() -> str:
     lines = ["| column | what it holds |", "|---|---|"]
     for column in KEY_COLUMNS:
         lines.append(f"| `{column}` | {KEY_MEANINGS[column]} |")
-    from .units import UNITS
-
     for metric in METRIC_COLUMNS.values():
         tokens = ", ".join(t for t in UNITS[metric.quantity] if t)
         lines.append(f"| `{metric.name}` | {metric.meaning}: {metric.allowed} (a unit may follow: "
