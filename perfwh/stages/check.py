@@ -47,7 +47,7 @@ from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWareho
 from perfwh.warehouse.inputs import check_keys
 from perfwh.warehouse.lake import hive_escape
 from perfwh.warehouse.load import (CsvSubmission, LoadedReport, SourceInput, WarehouseError,
-                                   add_sources, create_warehouse)
+                                   add_sources, create_warehouse, reference_drift)
 from perfwh.warehouse.sources import ReportSource, SourceError, load_manifest, sha256_of
 
 from .models import fit_warehouse
@@ -187,6 +187,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                 create_warehouse(con, [read])
                 subjects = changed = [read.source.file]
             else:
+                _require_this_versions(con, Path(warehouse))
                 rechecked = measuring_alike(con, revision_of) if revision_of else []
                 loaded, changed = add_sources(con, [read], retiring)
                 subjects = sorted(set(loaded + rechecked))
@@ -317,6 +318,17 @@ def _require_warehouse(warehouse: Path) -> None:
         require_warehouse(warehouse)
     except NotAWarehouse as err:
         raise CannotCheck(str(err)) from None
+
+
+def _require_this_versions(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
+    """The warehouse (``con``: its scratch copy) was built by this code: one another version
+    built would read and convert the submission otherwise than a build of it does (a unit added
+    since is unknown to its staging; the facts it would get are not those a build gives)."""
+    drift = reference_drift(con)
+    if drift:
+        raise CannotCheck(f"{warehouse}: built by another version of perfwh than this one - "
+                          + "; ".join(drift) + ". Rebuild it from the raw layer first: `make` "
+                          "(or `perfwh build --out WAREHOUSE`)")
 
 
 def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str, str | None]]:

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Union
 
@@ -68,21 +69,74 @@ def _q(q):  # a Quantity's three parts, or three NULLs
     return (q.printed, q.number, q.unit) if q is not None else (None, None, None)
 
 
+# What each reference table is made from, as a message names it.
+REFERENCE_ORIGINS = {"ref_units": "the unit table (ingest/units.py)",
+                     "ref_metrics": "the metrics (ingest/units.py)",
+                     "ref_concurrency_kinds": "the concurrency kinds (ingest/vocabulary.py)",
+                     "ref_topologies": "the topologies (ingest/vocabulary.py)"}
+
+
+def reference_rows() -> dict[str, list[dict]]:
+    """The reference tables' rows - units, metrics and the vocabulary - from their one definition."""
+    return {
+        "ref_units": [{"quantity": kind, "token": token, "unit": unit, "factor": factor}
+                      for kind, tokens in UNITS.items() for token, (unit, factor) in tokens.items()],
+        "ref_metrics": [{"metric": metric, "quantity": kind, "unit": next(iter(UNITS[kind].values()))[0],
+                         "description": description}
+                        for metric, (kind, description) in METRICS.items()],
+        "ref_concurrency_kinds": [
+            {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
+             "cpu_limit": k.cpu_limit, "peak_load": k.peak_load} for k in CONCURRENCY_KINDS.values()],
+        "ref_topologies": [{"topology": t.name, "label": t.label, "meaning": t.meaning,
+                            "replicated": t.replicated} for t in TOPOLOGIES.values()]}
+
+
 def load_reference(con: duckdb.DuckDBPyConnection) -> None:
-    """The reference tables: units, metrics and the vocabulary, from their one definition."""
-    insert_rows(con, "ref_units", [
-        {"quantity": kind, "token": token, "unit": unit, "factor": factor}
-        for kind, tokens in UNITS.items() for token, (unit, factor) in tokens.items()])
-    insert_rows(con, "ref_metrics", [
-        {"metric": metric, "quantity": kind, "unit": next(iter(UNITS[kind].values()))[0],
-         "description": description}
-        for metric, (kind, description) in METRICS.items()])
-    insert_rows(con, "ref_concurrency_kinds", [
-        {"concurrency_kind": k.name, "label": k.label, "meaning": k.meaning, "value_kind": k.value,
-         "cpu_limit": k.cpu_limit, "peak_load": k.peak_load} for k in CONCURRENCY_KINDS.values()])
-    insert_rows(con, "ref_topologies", [
-        {"topology": t.name, "label": t.label, "meaning": t.meaning, "replicated": t.replicated}
-        for t in TOPOLOGIES.values()])
+    for table, rows in reference_rows().items():
+        insert_rows(con, table, rows)
+
+
+# Each reference table's key columns (schema/00_raw.sql), which a message names a row by.
+REFERENCE_KEYS = {"ref_units": ("token", "quantity"), "ref_metrics": ("metric",),
+                  "ref_concurrency_kinds": ("concurrency_kind",), "ref_topologies": ("topology",)}
+
+
+def reference_drift(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """How the warehouse's reference tables differ from those this code defines, one line per
+    table that differs (none: the same): a warehouse built by another version of perfwh reads
+    and converts a new submission otherwise than a build of it would (a unit added since is
+    unknown to its staging)."""
+    drift = []
+    for table, rows in reference_rows().items():
+        columns, keys = list(rows[0]), REFERENCE_KEYS[table]
+        try:
+            held_rows = run(con, f"SELECT {', '.join(columns)} FROM {table}")
+        except duckdb.Error:
+            drift.append(f"{REFERENCE_ORIGINS[table]}: the warehouse has no {table} of its columns")
+            continue
+        held = {tuple(r[columns.index(k)] for k in keys): tuple(r) for r in held_rows}
+        # a factor is defined as a decimal string and held as a DECIMAL: 0.001 = 0.001000000000
+        wanted = {tuple(r[k] for k in keys): tuple(_as_held(r[c], held_rows, i) for i, c in enumerate(columns))
+                  for r in rows}
+        parts = [f"{label} {_named(part)}" for label, part in (
+            ("lacks", sorted(set(wanted) - set(held))),
+            ("has", sorted(set(held) - set(wanted))),
+            ("differs in", sorted(k for k in set(wanted) & set(held) if wanted[k] != held[k]))) if part]
+        if parts:
+            drift.append(f"{REFERENCE_ORIGINS[table]}: {table} " + ", ".join(parts))
+    return drift
+
+
+def _as_held(value, held_rows: list[tuple], column: int):
+    if held_rows and isinstance(held_rows[0][column], Decimal):
+        return Decimal(str(value))
+    return value
+
+
+def _named(keys: list[tuple], shown: int = 5) -> str:
+    names = ", ".join(repr(k[0]) + (f" ({', '.join(map(str, k[1:]))})" if len(k) > 1 else "")
+                      for k in keys[:shown])
+    return names + (f" and {len(keys) - shown} more" if len(keys) > shown else "")
 
 
 def load_inputs(con: duckdb.DuckDBPyConnection, inputs: list[SourceInput]) -> None:
