@@ -5,7 +5,9 @@ need no Spark at all.
 """
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -182,12 +184,54 @@ def test_sigterm_during_a_spark_check_is_one_line(tmp_path, built_warehouse):
                              str(built_warehouse), "--engine", "spark"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     started = time.monotonic()
-    for line in proc.stderr:  # the JVM is up: the next calls go through py4j
-        if "default log level" in line or time.monotonic() - started > 120:
-            break
-    time.sleep(2)
+    while not _runs_java(proc.pid) and time.monotonic() - started < 120:
+        time.sleep(0.2)  # until the JVM is up: the next calls go through py4j
+    time.sleep(4)
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and "py4j" not in err, err
-    assert err.strip().splitlines()[-1] == "perfwh check: terminated"
+    assert err.strip().splitlines() == ["perfwh check: terminated"], err  # nothing of the JVM's
+
+
+def _runs_java(pid: int) -> bool:
+    """Whether a process below ``pid`` is a JVM."""
+    children: dict[int, list[int]] = {}
+    names = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        names[int(stat.parent.name)] = name
+        children.setdefault(int(rest[1]), []).append(int(stat.parent.name))
+    below, seen = list(children.get(pid, [])), set()
+    while below:
+        child = below.pop()
+        if child in seen:
+            continue
+        seen.add(child)
+        if names.get(child) == "java":
+            return True
+        below.extend(children.get(child, []))
+    return False
+
+
+def test_spark_that_cannot_start_is_one_line_saying_why(tmp_path, built_warehouse):
+    """No Java where JAVA_HOME points: the check cannot run its rules and says so in one line,
+    with what the launcher printed (the JVM's output goes nowhere else)."""
+    import subprocess
+
+    one = tmp_path / "one.csv"
+    one.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
+                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
+                   "cpu_ms_per_msg\nIIB,10.0.0.2,no java box,8,ISO 8583 Transformation,1384,false,"
+                   "flow_copies,,,1362.3,94.0,5.5\n")
+    done = subprocess.run([sys.executable, "-m", "perfwh.cli", "check", str(one), "--db",
+                           str(built_warehouse), "--engine", "spark"], capture_output=True, text=True,
+                          env={**os.environ, "JAVA_HOME": str(tmp_path / "no-java")}, timeout=300)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("perfwh check: cannot check: cannot start Spark"), lines
+    assert f"{tmp_path / 'no-java'}/bin/java" in lines[0] and "Java 17" in lines[0]

@@ -123,18 +123,35 @@ def _start(master: str):
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     _quiet_py4j()
     _quiet_pyspark()
-    builder = SparkSession.builder.master(master).appName("perfwh")
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    conf = SparkConf().setMaster(master).setAppName("perfwh")
     for key, value in {**SETTINGS, "spark.driver.extraJavaOptions":
                        f"-Dlog4j2.configurationFile=file:{_log_config()}"}.items():
-        builder = builder.config(key, value)
+        conf.set(key, value)
+    # What the JVM and its launcher print (the incubator module Spark loads, the shell's
+    # default log level) is no finding and no error of a check: it goes to a file of its own,
+    # unnamed so that nothing is left of it, and its last line says why a start failed.
+    jvm_output = tempfile.TemporaryFile(mode="w+b")
     try:
-        spark = builder.getOrCreate()
+        gateway = launch_gateway(conf, popen_kwargs={"stdout": jvm_output, "stderr": jvm_output})
+        spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
     except Exception as err:  # Java missing, the master unreachable
-        raise RuleError(f"cannot start Spark on {master}: {str(err).strip().splitlines()[-1]}"
+        raise RuleError(f"cannot start Spark on {master}: {_last_line(err, jvm_output)}"
                         " (the Spark engine needs Java 17: `make system-packages` installs "
                         "Debian's openjdk-17-jre-headless, or says what to run)") from None
     _register_udfs(spark)
     return spark
+
+
+def _last_line(err: Exception, jvm_output) -> str:
+    """What a failed start says last, with the last lines the JVM or its launcher printed."""
+    jvm_output.seek(0)
+    printed = [line.strip() for line in jvm_output.read().decode("utf-8", "replace").splitlines()
+               if line.strip()]
+    said = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+    return f"{said} ({'; '.join(printed[-3:])})" if printed else said
 
 
 def _quiet_py4j() -> None:

@@ -282,8 +282,8 @@ def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, re
         with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
                             repair=repair, fit_models=fit_models, subjects=subjects)
-    except RuleError as err:
-        raise SubmissionError(str(err)) from None
+    except RuleError as err:  # a rule file, or the engine, not the submission
+        raise CannotCheck(str(err)) from None
 
 
 def _require_file(path: Path) -> None:
