@@ -23,15 +23,10 @@ cells AS (
            length(regexp_extract(c.printed, '[0-9][.]([0-9]+)', 1)) AS decimals,
            regexp_matches(c.printed, '[0-9][.][0-9]*0([^0-9]|$)') AS trailing_zero,
            trim(regexp_extract(c.printed, '^[^0-9.]*[0-9.]+(.*)$', 1)) AS unit,
-           -- the significant digits it prints: from its first non-zero digit to its last; a
-           -- whole number's trailing zeros may or may not be among them (12780: 4 or 5)
-           greatest(length(regexp_replace(regexp_replace(regexp_replace(
-               regexp_extract(c.printed, '[0-9][0-9,]*([.][0-9]*)?', 0), '[,.]', '', 'g'), '^0+', ''),
-               CASE WHEN contains(regexp_extract(c.printed, '[0-9][0-9,]*[.]?', 0), '.') THEN '^$' ELSE '0+$' END,
-               '')), 1) AS digits_low,
-           greatest(length(regexp_replace(regexp_replace(
-               regexp_extract(c.printed, '[0-9][0-9,]*([.][0-9]*)?', 0), '[,.]', '', 'g'), '^0+', '')), 1)
-               AS digits_high
+           -- the significant digits it prints; a whole number's trailing zeros may or may not
+           -- count (12780: 4 or 5)
+           significant_digits_low(c.printed) AS digits_low,
+           significant_digits_high(c.printed) AS digits_high
     FROM (
         -- one row per printed cell: each row once per metric (an unpivot every engine reads)
         SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,

@@ -205,6 +205,14 @@ CREATE TABLE ref_topologies (
     replicated      BOOLEAN NOT NULL
 );
 
+-- The schema files the warehouse's tables, views and macros were made from (their sha256):
+-- a check or an add into a warehouse another version of them made would compute what no
+-- build of the same raw layer computes (perfwh.warehouse.load.reference_drift).
+CREATE TABLE ref_schema_files (
+    file            VARCHAR PRIMARY KEY,
+    sha256          VARCHAR NOT NULL
+);
+
 CREATE TABLE ref_metrics (
     metric          VARCHAR PRIMARY KEY,
     quantity        VARCHAR NOT NULL,

@@ -42,6 +42,17 @@ CREATE MACRO whole_digits(printed) AS
     CASE WHEN contains(regexp_extract(printed, '[0-9][0-9,]*[.]?', 0), '.') THEN NULL
          ELSE regexp_replace(regexp_extract(printed, '[0-9][0-9,]*', 0), ',', '', 'g') END;
 
+-- How many significant digits a printed number shows: from its first non-zero digit to its
+-- last (0.0902: 3; 857.1: 4); at least one. A whole number's trailing zeros may or may not be
+-- among them (12780: 4 or 5): significant_digits_low leaves them out, significant_digits_high
+-- counts them.
+CREATE MACRO significant_digits_high(printed) AS
+    GREATEST(length(regexp_replace(regexp_replace(
+        regexp_extract(printed, '[0-9][0-9,]*([.][0-9]*)?', 0), '[,.]', '', 'g'), '^0+', '')), 1);
+CREATE MACRO significant_digits_low(printed) AS
+    GREATEST(significant_digits_high(printed) - COALESCE(
+        length(whole_digits(printed)) - length(regexp_replace(whole_digits(printed), '0+$', '')), 0), 1);
+
 -- The widest half unit a printed number may stand for: a whole number's trailing zeros need
 -- not be significant - 12780 may be 12776 rounded to four significant digits (12780 +- 5), as
 -- a lab's tool that prints significant digits prints it - down to its third significant digit

@@ -26,9 +26,10 @@ from ingest.vocabulary import CONCURRENCY_KINDS, TOPOLOGIES
 
 from perfwh.core.files import scratch_directory
 from perfwh.core.interrupts import interrupted
+from perfwh.core.paths import PROJECT_ROOT
 
 from .db import insert_rows, one_transaction, out_of_memory, placeholders, run, sql_literal
-from .schema import apply_model_stage, apply_raw_stage, load_stage_files
+from .schema import apply_model_stage, apply_raw_stage, load_stage_files, schema_inputs
 from .sources import ReportSource
 
 
@@ -70,15 +71,20 @@ def _q(q):  # a Quantity's three parts, or three NULLs
 
 
 # What each reference table is made from, as a message names it.
-REFERENCE_ORIGINS = {"ref_units": "the unit table (ingest/units.py)",
+REFERENCE_ORIGINS = {"ref_schema_files": "the schema (schema/)",
+                     "ref_units": "the unit table (ingest/units.py)",
                      "ref_metrics": "the metrics (ingest/units.py)",
                      "ref_concurrency_kinds": "the concurrency kinds (ingest/vocabulary.py)",
                      "ref_topologies": "the topologies (ingest/vocabulary.py)"}
 
 
 def reference_rows() -> dict[str, list[dict]]:
-    """The reference tables' rows - units, metrics and the vocabulary - from their one definition."""
+    """The reference tables' rows - the schema's files, units, metrics and the vocabulary - from
+    their one definition."""
     return {
+        "ref_schema_files": [{"file": path.relative_to(PROJECT_ROOT).as_posix(),
+                              "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+                             for path in schema_inputs()],
         "ref_units": [{"quantity": kind, "token": token, "unit": unit, "factor": factor}
                       for kind, tokens in UNITS.items() for token, (unit, factor) in tokens.items()],
         "ref_metrics": [{"metric": metric, "quantity": kind, "unit": next(iter(UNITS[kind].values()))[0],
@@ -97,7 +103,7 @@ def load_reference(con: duckdb.DuckDBPyConnection) -> None:
 
 
 # Each reference table's key columns (schema/00_raw.sql), which a message names a row by.
-REFERENCE_KEYS = {"ref_units": ("token", "quantity"), "ref_metrics": ("metric",),
+REFERENCE_KEYS = {"ref_schema_files": ("file",), "ref_units": ("token", "quantity"), "ref_metrics": ("metric",),
                   "ref_concurrency_kinds": ("concurrency_kind",), "ref_topologies": ("topology",)}
 
 

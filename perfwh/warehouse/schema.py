@@ -35,6 +35,12 @@ def schema_files(schema_dir: Path = SCHEMA_DIR) -> tuple[list[Path], list[Path]]
             [f for f in files if not f.name.startswith(RAW_STAGE)])
 
 
+def schema_inputs(schema_dir: Path = SCHEMA_DIR) -> list[Path]:
+    """Every file the warehouse's tables, views, macros and comments are made from."""
+    raw, model = schema_files(schema_dir)
+    return raw + model + [DICTIONARY]
+
+
 def load_views(path: Path) -> list[str]:
     """The load_<table> views a schema file defines, in its order (none: a file of objects)."""
     return _LOAD_VIEW.findall(Path(path).read_text(encoding="utf-8"))
