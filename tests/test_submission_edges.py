@@ -195,7 +195,7 @@ def test_rows_of_takes_a_reports_path_and_names_the_sources_it_knows(box):
     assert by_path.stdout == by_name.stdout and by_name.stdout.count("\n") > 100
     unknown = subprocess.run(PERFWH + ["template", "--rows-of", "ace14.txt", "--db", str(box["db"])],
                              capture_output=True, text=True)
-    assert unknown.returncode == 1 and "'ace14.txt'" in unknown.stderr
+    assert unknown.returncode == 2 and "no source named 'ace14.txt'" in unknown.stderr  # a bad argument
     assert "ace13-openshift-2025.txt, iib10-xlinux.txt" in unknown.stderr
 
 
@@ -209,6 +209,9 @@ def test_a_retired_source_is_named_as_retired(box):
     shutil.copyfile(first, again)
     done = perfwh(box, "check", again)
     assert done.returncode == 1 and "later retired (replaced by two.csv" in done.stderr
+    rows = subprocess.run(PERFWH + ["template", "--rows-of", "one.csv", "--db", str(box["db"])],
+                          capture_output=True, text=True)  # filed, but its numbers are out
+    assert rows.returncode == 1 and "no measurements of the source 'one.csv'" in rows.stderr
 
 
 # -- warehouses that are not one, and --json ------------------------------------------------
@@ -246,6 +249,21 @@ def test_a_warehouse_another_version_built_is_named_with_what_to_run(box):
         assert "ref_topologies differs in 'dr_pair'" in done.stderr and "`make`" in done.stderr
         assert "facts built" not in done.stderr
     assert state(box) == before
+
+
+def test_a_warehouse_of_other_schema_files_is_named_with_them(box):
+    """Its views and macros are those of the schema files it was built from (a rule calling a
+    macro added since would fail in it): the files that differ are named."""
+    con = duckdb.connect(str(box["db"]))
+    con.execute("UPDATE ref_schema_files SET sha256 = repeat('0', 64) WHERE file = 'schema/50_dq.sql'")
+    con.execute("DELETE FROM ref_schema_files WHERE file = 'schema/dictionary.yml'")
+    con.close()
+    path = three_sizes(box["tmp"] / "new.csv", "schema box")
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert ("the schema (schema/): ref_schema_files lacks 'schema/dictionary.yml', differs in "
+                "'schema/50_dq.sql'") in done.stderr, done.stderr
 
 
 def test_the_reports_warehouse_has_this_codes_reference_tables(wh):

@@ -204,12 +204,17 @@ def _template(args) -> int:
             rows = rows_as_template(con, Path(args.rows_of).name)
         known = [] if rows else [s for (s,) in con.execute(
             "SELECT DISTINCT source FROM measurements ORDER BY source").fetchall()]
+        filed = rows or bool(con.execute("SELECT 1 FROM raw_reports WHERE source IN (?, ?)",
+                                         [args.rows_of, Path(args.rows_of).name]).fetchall())
     finally:
         con.close()
     if not rows:
-        print(f"perfwh template: no measurements of a source named {args.rows_of!r} (sources with "
+        # a name the warehouse does not know is a bad argument (as `check --revision-of` says);
+        # a filed source without measurements (retired, or of claims only) is a refusal
+        said = "no measurements of the source" if filed else "no source named"
+        print(f"perfwh template: {said} {args.rows_of!r} (sources with "
               f"measurements: {', '.join(known) or 'none'})", file=sys.stderr)
-        return EXIT_ERRORS
+        return EXIT_ERRORS if filed else EXIT_UNREADABLE
     write_rows(rows, sys.stdout)
     return EXIT_CLEAN
 
