@@ -52,6 +52,7 @@ scipy is imported inside the functions that need it (see `models.fit`).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,6 +76,8 @@ SPREAD_STEP = 0.1         # the log-variance grid of that search, refined by a p
 # beyond (a lab's file of hundreds of lone tests), the whole fit less the test's own share.
 REBUILT_TESTS = 64
 LINE_ITERATIONS = 200
+# The memory a report's model may keep of its tests' sums at the spread grids (`ReportModel.summed`).
+SUMMED_BYTES = 256 * 2 ** 20
 
 
 @dataclass(frozen=True)
@@ -457,6 +460,8 @@ class ReportModel:
         self.tests = self.layout.tests
         self.phi: np.ndarray | None = None
         self._blocks: dict[int, _TestBlock] = {}
+        self._summed: OrderedDict[tuple[int, bytes], tuple] = OrderedDict()
+        self._summed_bytes = 0
 
     # -- the fit ------------------------------------------------------------------------------
 
@@ -591,6 +596,25 @@ class ReportModel:
             spread = self._spread_stepped(i, keep)
             cols, mean, cov = self._effects_without(i, new)
         return self._fit_own(i, keep, size, spread, cols, mean, cov)
+
+    def summed(self, t: int, spreads: np.ndarray, compute) -> tuple[np.ndarray, ...]:
+        """``compute(spreads)``, test ``t``'s sums at a grid of spreads, or those computed before
+        for the same test and grid: its points' searches of their spread meet the same grids (a
+        thousand-row add spent half its fit summing them again). The last grids' are kept, at
+        most SUMMED_BYTES in all; read-only, so that no caller changes what another reads."""
+        key = (t, spreads.tobytes())
+        if key in self._summed:
+            self._summed.move_to_end(key)
+            return self._summed[key]
+        value = tuple(np.asarray(part) for part in compute(spreads))
+        for part in value:
+            part.flags.writeable = False
+        self._summed[key] = value
+        self._summed_bytes += sum(part.nbytes for part in value)
+        while self._summed_bytes > SUMMED_BYTES and len(self._summed) > 1:
+            _key, dropped = self._summed.popitem(last=False)
+            self._summed_bytes -= sum(part.nbytes for part in dropped)
+        return value
 
     def _columns_at(self, i: int, size: float) -> tuple[int, int]:
         """The columns of member i's test and configuration at ``size`` (-1: none, a bend no
@@ -806,7 +830,14 @@ class _TestBlock:
         return a, b, parts.constant
 
     def _sums(self, spreads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Sum over the test's members of Z'QZ, Z'Q r and the constants at each spread."""
+        """Sum over the test's members of Z'QZ, Z'Q r and the constants at each spread. Those at a
+        grid of spreads are the same for every point of the test (`_without` takes the point's
+        own terms out of them): the grids' are kept by the model (`ReportModel.summed`)."""
+        if len(spreads) == 1:  # one spread (`effects_without`): a point's own, met once
+            return self._sums_afresh(spreads)
+        return self.model.summed(self.t, spreads, self._sums_afresh)
+
+    def _sums_afresh(self, spreads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(self.cols)
         a, b, c = np.zeros((len(spreads), n, n)), np.zeros((len(spreads), n)), np.zeros(len(spreads))
         for fold, (a1, b1, rqr, count, logdet, members) in self.groups.items():

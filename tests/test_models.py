@@ -319,6 +319,29 @@ def test_a_point_is_predicted_from_everything_but_its_size(seed, tests, configs,
                 assert math.isfinite(mean) and variance > 0
 
 
+@pytest.mark.parametrize("cap", [None, 1])
+def test_the_kept_sums_give_the_predictions_computed_afresh(monkeypatch, cap):
+    """Every point's spread search meets its test's sums at the same grids: kept by the model,
+    they give bit for bit the predictions of sums computed afresh for each point, within the
+    memory they may take (``cap``: one byte, so that each grid's replaces the last)."""
+    import models.hierarchy as hierarchy
+
+    rng = np.random.default_rng(5)
+    members = synthetic_members(rng, tests=3, configs=4, missing=0.3, twice=0.2)
+    if cap is not None:
+        monkeypatch.setattr(hierarchy, "SUMMED_BYTES", cap)
+    kept = hierarchy.ReportModel(members).fit()
+    afresh = hierarchy.ReportModel(members).fit()
+    afresh.summed = lambda _t, spreads, compute: compute(spreads)
+    lay = kept.layout
+    points = [(i, float(size)) for i in range(lay.n) for size in lay.size[i][lay.mask[i]]]
+    assert [kept.predict(i, size) for i, size in points] == [afresh.predict(i, size) for i, size in points]
+    assert kept._summed  # grids were kept ...
+    assert kept._summed_bytes <= max(cap or hierarchy.SUMMED_BYTES,
+                                     max(sum(p.nbytes for p in v) for v in kept._summed.values()))
+    assert all(not part.flags.writeable for value in kept._summed.values() for part in value)
+
+
 def test_a_big_test_borrows_from_the_whole_fit_less_its_member():
     """A test of hundreds of series takes a point's effects from the whole fit with the member's
     own share taken out (no test block of its own): the posterior given the other series, as the
