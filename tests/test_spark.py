@@ -167,6 +167,16 @@ def test_check_engine_spark_on_the_command_line(large_checked):
     assert [f for f in spark["findings"] if f["severity"] == "error" and f["suggested_value"]]
 
 
+def one_row(folder: Path, platform: str) -> Path:
+    """A submission of one consistent row on ``platform``."""
+    path = folder / "one.csv"
+    path.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
+                    "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
+                    f"cpu_ms_per_msg\nIIB,10.0.0.2,{platform},8,ISO 8583 Transformation,1384,false,"
+                    "flow_copies,,,1362.3,94.0,5.5\n")
+    return path
+
+
 @pytest.mark.slow
 def test_sigterm_during_a_spark_check_is_one_line(tmp_path, built_warehouse):
     """Stopped while it waits on the JVM, a Spark check ends like any other command: one line,
@@ -175,11 +185,7 @@ def test_sigterm_during_a_spark_check_is_one_line(tmp_path, built_warehouse):
     import subprocess
     import time
 
-    one = tmp_path / "one.csv"
-    one.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
-                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
-                   "cpu_ms_per_msg\nIIB,10.0.0.2,sigterm box,8,ISO 8583 Transformation,1384,false,"
-                   "flow_copies,,,1362.3,94.0,5.5\n")
+    one = one_row(tmp_path, "sigterm box")
     proc = subprocess.Popen([sys.executable, "-m", "perfwh.cli", "check", str(one), "--db",
                              str(built_warehouse), "--engine", "spark"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -223,11 +229,7 @@ def test_spark_that_cannot_start_is_one_line_saying_why(tmp_path, built_warehous
     with what the launcher printed (the JVM's output goes nowhere else)."""
     import subprocess
 
-    one = tmp_path / "one.csv"
-    one.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,"
-                   "persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,"
-                   "cpu_ms_per_msg\nIIB,10.0.0.2,no java box,8,ISO 8583 Transformation,1384,false,"
-                   "flow_copies,,,1362.3,94.0,5.5\n")
+    one = one_row(tmp_path, "no java box")
     done = subprocess.run([sys.executable, "-m", "perfwh.cli", "check", str(one), "--db",
                            str(built_warehouse), "--engine", "spark"], capture_output=True, text=True,
                           env={**os.environ, "JAVA_HOME": str(tmp_path / "no-java")}, timeout=300)
