@@ -38,13 +38,16 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "/s": ("msgs/s", "1"),
         "msgs/s": ("msgs/s", "1"),  # the unit written out, as a lab's tool may print it
         "msg/s": ("msgs/s", "1"),
+        "k": ("msgs/s", "1000"),  # the SI prefix; K, as the reports print it
         "K": ("msgs/s", "1000"),
+        "k/s": ("msgs/s", "1000"),
         "K/s": ("msgs/s", "1000"),
         "M": ("msgs/s", "1000000"),
         "M/s": ("msgs/s", "1000000"),
     },
     "count": {
         "": ("count", "1"),
+        "k": ("count", "1000"),
         "K": ("count", "1000"),
         "M": ("count", "1000000"),
     },
