@@ -186,7 +186,7 @@ CREATE TABLE ref_units (
     token           VARCHAR NOT NULL,
     unit            VARCHAR NOT NULL,
     factor          DECIMAL(38, 12) NOT NULL,
-    PRIMARY KEY (quantity, token)
+    PRIMARY KEY (token, quantity)
 );
 
 CREATE TABLE ref_concurrency_kinds (

@@ -138,14 +138,14 @@ def _start(master: str):
         gateway = launch_gateway(conf, popen_kwargs={"stdout": jvm_output, "stderr": jvm_output})
         spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
     except Exception as err:  # Java missing, the master unreachable
-        raise RuleError(f"cannot start Spark on {master}: {_last_line(err, jvm_output)}"
+        raise RuleError(f"cannot start Spark on {master}: {_why_it_failed(err, jvm_output)}"
                         " (the Spark engine needs Java 17: `make system-packages` installs "
                         "Debian's openjdk-17-jre-headless, or says what to run)") from None
     _register_udfs(spark)
     return spark
 
 
-def _last_line(err: Exception, jvm_output) -> str:
+def _why_it_failed(err: Exception, jvm_output) -> str:
     """What a failed start says last, with the last lines the JVM or its launcher printed."""
     jvm_output.seek(0)
     printed = [line.strip() for line in jvm_output.read().decode("utf-8", "replace").splitlines()

@@ -187,7 +187,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                 create_warehouse(con, [read])
                 subjects = changed = [read.source.file]
             else:
-                _require_this_versions(con, Path(warehouse))
+                _require_built_by_this_code(con, Path(warehouse))
                 rechecked = measuring_alike(con, revision_of) if revision_of else []
                 loaded, changed = add_sources(con, [read], retiring)
                 subjects = sorted(set(loaded + rechecked))
@@ -320,7 +320,7 @@ def _require_warehouse(warehouse: Path) -> None:
         raise CannotCheck(str(err)) from None
 
 
-def _require_this_versions(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
+def _require_built_by_this_code(con: duckdb.DuckDBPyConnection, warehouse: Path) -> None:
     """The warehouse (``con``: its scratch copy) was built by this code: one another version
     built would read and convert the submission otherwise than a build of it does (a unit added
     since is unknown to its staging; the facts it would get are not those a build gives)."""

@@ -102,11 +102,6 @@ def load_reference(con: duckdb.DuckDBPyConnection) -> None:
         insert_rows(con, table, rows)
 
 
-# Each reference table's key columns (schema/00_raw.sql), which a message names a row by.
-REFERENCE_KEYS = {"ref_schema_files": ("file",), "ref_units": ("token", "quantity"), "ref_metrics": ("metric",),
-                  "ref_concurrency_kinds": ("concurrency_kind",), "ref_topologies": ("topology",)}
-
-
 def reference_drift(con: duckdb.DuckDBPyConnection) -> list[str]:
     """How the warehouse's reference tables differ from those this code defines, one line per
     table that differs (none: the same): a warehouse built by another version of perfwh reads
@@ -114,12 +109,14 @@ def reference_drift(con: duckdb.DuckDBPyConnection) -> list[str]:
     unknown to its staging)."""
     drift = []
     for table, rows in reference_rows().items():
-        columns, keys = list(rows[0]), REFERENCE_KEYS[table]
+        columns = list(rows[0])
         try:
             held_rows = run(con, f"SELECT {', '.join(columns)} FROM {table}")
         except duckdb.Error:
             drift.append(f"{REFERENCE_ORIGINS[table]}: the warehouse has no {table} of its columns")
             continue
+        # a table another version made may have another key, or none
+        keys = [k for k in primary_key(con, table) if k in columns] or columns[:1]
         held = {tuple(r[columns.index(k)] for k in keys): tuple(r) for r in held_rows}
         # a factor is defined as a decimal string and held as a DECIMAL: 0.001 = 0.001000000000
         wanted = {tuple(r[k] for k in keys): tuple(_as_held(r[c], held_rows, i) for i, c in enumerate(columns))
@@ -131,6 +128,13 @@ def reference_drift(con: duckdb.DuckDBPyConnection) -> list[str]:
         if parts:
             drift.append(f"{REFERENCE_ORIGINS[table]}: {table} " + ", ".join(parts))
     return drift
+
+
+def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """The columns of ``table``'s primary key (schema/00_raw.sql), which a message names a row by."""
+    found = run(con, "SELECT constraint_column_names FROM duckdb_constraints() WHERE table_name = ? "
+                     "AND constraint_type = 'PRIMARY KEY' AND database_name = current_database()", [table])
+    return list(found[0][0]) if found else []
 
 
 def _as_held(value, held_rows: list[tuple], column: int):
