@@ -102,6 +102,17 @@ def test_the_findings_are_those_the_readme_judges(wh):
                       "severity = 'error'", params=[sorted(CLAIMS)]).fetchall()[0][0]
 
 
+def test_a_replicated_rate_is_compared_with_the_standalone_its_own_table_prints(wh):
+    """The standalone 200KB rate is printed in Table 2 (line 432) and again beside the HA one in
+    Table 9 (line 1122); Table 18 prints the HA rate beside the M2002B's. A finding cites its
+    own table's printing of the standalone rate, where the reader is looking, else the first."""
+    rows = wh.sql("""SELECT source_line, message FROM dq_findings
+                     WHERE rule = 'replication_cost' ORDER BY source_line""").fetchall()
+    cited = {line: int(message.split("(line ")[1].split(")")[0]) for line, message in rows}
+    assert cited == {1122: 1122, 1725: 432}, rows
+    assert all("3,614 msgs/s" in message and "3,949 msgs/s" in message for _, message in rows)
+
+
 def test_the_side_by_side_tables_are_held_to_each_other(wh):
     """A comparison table prints rows of the other tables (M2002's Table 1 is Table 6's M2002A
     column; Table 8's nonHA column is Table 5's M2002A): the same test, deployment and load,
