@@ -272,6 +272,8 @@ def _utf8_copy(fmt: CsvFormat, directory: Path) -> Path:
 
 
 SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
+SHOWN_CELL = 40  # how much of a cell too long to be a value or a name a message quotes
+NO_CELL = "\x01"  # what DuckDB reads as NULL: no cell holds it, so NULL is a cell the row lacks
 
 
 def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) -> Staged:
@@ -320,6 +322,9 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                          else f"NULL::VARCHAR AS {c}" for c in TEMPLATE_COLUMNS)
     spare = " OR ".join(f"nullif(trim({_ident(f'_spare_{i}')}), '') IS NOT NULL"
                         for i in range(SPARE_CELLS))
+    # How many cells each row has: an empty cell reads as '', a cell the row lacks as NULL
+    # (nullstr is a character no cell holds), and DuckDB pads a short row at its end.
+    cells = " + ".join(f"({_ident(n)} IS NOT NULL)::INTEGER" for n in named)
     # Rows whose every cell is blank (Excel's ",,,,") are not measurements.
     any_cell = " OR ".join(f"{c} IS NOT NULL" for c in TEMPLATE_COLUMNS)
     if lines is None:
@@ -332,12 +337,14 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
         con.sql(f"""
             CREATE OR REPLACE TEMP TABLE sub_cells AS
             SELECT * FROM (
-                SELECT CAST({line_of} AS INTEGER) AS line, {template}, ({spare}) AS extra_cells
+                SELECT CAST({line_of} AS INTEGER) AS line, {template}, ({spare}) AS extra_cells,
+                       ({cells})::INTEGER AS cells
                 FROM (SELECT *, row_number() OVER () AS record
                       FROM read_csv({_q(str(readable))}, auto_detect = false, header = true,
                                     columns = {columns}, delim = {_q(fmt.delimiter)}, quote = '"',
                                     escape = '"', null_padding = true, parallel = false,
-                                    strict_mode = false, all_varchar = true)) r {join})
+                                    strict_mode = false, all_varchar = true,
+                                    nullstr = {_q(NO_CELL)})) r {join})
             WHERE {any_cell} OR extra_cells""")
     except Exception as err:  # duckdb.Error; ingest keeps duckdb an optional import
         if type(err).__name__ in ("InterruptException", "OutOfMemoryException"):
@@ -349,6 +356,39 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
     finally:
         if lines is not None:
             con.execute("DROP TABLE IF EXISTS sub_lines").fetchall()
+
+
+def _writes_decimal_commas(con, fmt: CsvFormat, decimal_comma: str) -> str | None:
+    """Why the file's numbers may use decimal commas ("is semicolon-separated", as spreadsheets
+    write CSV where the comma is the decimal mark; "writes 50,0", a measured value with one), or
+    None."""
+    if fmt.delimiter == ";":
+        return "is semicolon-separated"
+    found = con.sql("SELECT " + " OR ".join(f"regexp_full_match({m}, ?)" for m in METRIC_COLUMNS)
+                    + " AS decimal, " + ", ".join(METRIC_COLUMNS) + " FROM sub_cells WHERE decimal ORDER BY line LIMIT 1",
+                    params=[decimal_comma] * len(METRIC_COLUMNS)).fetchall()
+    if not found:
+        return None
+    example = next(cell for cell in found[0][1:] if cell is not None and re.fullmatch(decimal_comma, cell))
+    return f"writes {example}"
+
+
+def _short_rows_sql(con, fmt: CsvFormat) -> str:
+    """SQL true for a row with fewer cells than the header whose gap could be anywhere, so that
+    every cell after it may be read in the wrong column. A row ending early is read padded
+    with blanks where nothing is lost either way: what it leaves out are optional columns (the
+    deployment's) that no row of the file fills in."""
+    read = [name for name in fmt.header if name in TEMPLATE_COLUMNS]
+    filled = con.sql("SELECT " + ", ".join(f"bool_or({name} IS NOT NULL)" for name in read)
+                     + " FROM sub_cells").fetchall()[0]
+    kept = {name for name, used in zip(read, filled) if used} | (set(read) - set(OPTIONAL_COLUMNS))
+    must_reach = 1 + max((i for i, name in enumerate(fmt.header) if name in kept), default=-1)
+    return f"(cells < {must_reach})"
+
+
+def _cells_needed(fmt: CsvFormat) -> int:
+    """The cells of the header up to its last named column."""
+    return 1 + max((i for i, name in enumerate(fmt.header) if name.strip()), default=len(fmt.header) - 1)
 
 
 def _list(values) -> str:
@@ -439,8 +479,11 @@ def _topology_sql(column: str) -> str:
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
+    short = _short_rows_sql(con, fmt)
     number = f"^(?:{NUMBER_PATTERN})$"
     decimal_comma = f"^(?:{DECIMAL_COMMA_PATTERN})\\s*[^\\d\\s.,]*$"
+    grouped = "^\\d{1,3}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
+    commas_are_decimal = _writes_decimal_commas(con, fmt, decimal_comma)
     size_tokens = [t for t in UNITS["size"] if t]
     tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
     tshirt_case = " ".join(f"WHEN {_q(w)} THEN {_q(n)}" for w, n in sorted(tshirt_words.items()))
@@ -459,8 +502,15 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         loose = f"TRY_CAST(replace({m.name}, ',', '') AS DOUBLE)"
         loose_high = f" OR {loose} > {m.high}" if m.high is not None else ""
         unreadable = f"({m.name}_value IS NULL OR NOT isfinite({m.name}_value))"
+        # where the file's numbers use decimal commas, "1,600" may be 1.6 as well as 1600
+        ambiguous = (f"""WHEN regexp_full_match({m.name}, '{grouped}')
+                 THEN printf('%s may be %s or %s: the file {commas_are_decimal}, so its comma may be '
+                             || 'a decimal one; write the number without a comma', {_q(m.name)},
+                             regexp_replace({m.name}, ',', '.'), replace({m.name}, ',', ''))"""
+                     if commas_are_decimal else "")
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL
+                 {ambiguous}
                  WHEN {unreadable} AND regexp_full_match({m.name}, '{decimal_comma}')
                  THEN printf('%s has a decimal comma, which a report does not print: write %s',
                              {_q(m.name)}, replace(replace({m.name}, '.', ''), ',', '.'))
@@ -548,23 +598,31 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
                                                    + ", ".join(t for t in UNITS[m.quantity] if t) + ")")
                               for m in METRIC_COLUMNS.values()}}
-    def shown(col: str) -> str:  # a name too long to read is quoted by its beginning
-        return (f"CASE WHEN length({col}) > {MAX_NAME_LENGTH} THEN left({col}, 40) || '...' "
-                f"ELSE {col} END" if col in NAME_COLUMNS else col)
+    def shown(col: str) -> str:  # a cell too long to read is quoted by its beginning
+        longest = MAX_NAME_LENGTH if col in NAME_COLUMNS else SHOWN_CELL
+        return f"CASE WHEN length({col}) > {longest} THEN left({col}, {SHOWN_CELL}) || '...' ELSE {col} END"
 
     selects = [f"""SELECT line, {_q(col)} AS column_name, {shown(col)} AS printed_value, {prob} AS problem,
                           {_q(allowed[col])} AS expected, 'unreadable' AS kind
-                   FROM sub_checked WHERE {prob} IS NOT NULL""" for col, prob in cells]
+                   FROM sub_checked WHERE {prob} IS NOT NULL AND NOT {short}""" for col, prob in cells]
+    # (a short row's cells are not in their columns: its one problem is the cell it lacks)
     for col in REQUIRED_COLUMNS:
         selects.append(f"""SELECT line, {_q(col)}, NULL, {_q(col + ' is blank')}, {_q('a ' + col)},
-                                  'missing' FROM sub_checked WHERE {col} IS NULL""")
+                                  'missing' FROM sub_checked WHERE {col} IS NULL AND NOT {short}""")
     any_metric = " OR ".join(f"{m} IS NOT NULL" for m in METRIC_COLUMNS)
     selects.append(f"""SELECT line, NULL, NULL, 'the row has no measured value',
                               {_q('at least one of ' + ', '.join(METRIC_COLUMNS))}, 'missing'
-                       FROM sub_checked WHERE NOT ({any_metric})""")
+                       FROM sub_checked WHERE NOT ({any_metric}) AND NOT {short}""")
     selects.append(f"""SELECT line, NULL, NULL, 'the row has more cells than the header',
                               {_q(f'{len(fmt.header)} cells, as in the header')}, 'unreadable'
                        FROM sub_checked WHERE extra_cells""")
+    selects.append(f"""SELECT line, NULL, NULL,
+                              printf('the row has %d cells where the header has {_cells_needed(fmt)}: a cell '
+                                     || 'is missing, and each cell after it would be read in the wrong '
+                                     || 'column', cells),
+                              {_q(f'{_cells_needed(fmt)} cells, one per column of the header (a blank '
+                                  f'cell is an empty one: {fmt.delimiter * 2})')}, 'unreadable'
+                       FROM sub_checked WHERE {short}""")
     _find_examples(con)
     selects.append("""SELECT line, NULL, NULL,
                               printf('the row is the template''s example for concurrency_kind %s, unchanged',
@@ -583,7 +641,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP VIEW sub_rows AS
         SELECT * FROM sub_checked
-        WHERE NOT ({bad_key} OR {required} OR extra_cells)
+        WHERE NOT ({bad_key} OR {required} OR extra_cells OR {short})
           AND line NOT IN (SELECT line FROM sub_examples)""")
 
 

@@ -114,6 +114,19 @@ def _matches(row: dict, q: SizeQuery) -> bool:
     return True
 
 
+def _exactly_named_first(matched: list[dict], blocked: list[dict], q: SizeQuery) -> tuple[list, list]:
+    """The series whose configuration and platform are the ones asked for, where some are:
+    --config and --platform match a part of a name, so 'T-shirt Large (2 CPU)' matches its
+    series of 2 replicas too ('T-shirt Large (2 CPU), 2 replicas'), and naming one in full
+    must choose it."""
+    for asked, name in ((q.config, config_label), (q.platform, lambda r: r["platform"])):
+        wanted = asked.strip().lower() if asked else None
+        if wanted and any(name(r).lower() == wanted for r in matched + blocked):
+            matched = [r for r in matched if name(r).lower() == wanted]
+            blocked = [r for r in blocked if name(r).lower() == wanted]
+    return matched, blocked
+
+
 def _scenario_names(all_names: set[str], wanted: str) -> set[str]:
     w = wanted.strip().lower()
     exact = {n.lower() for n in all_names if n.lower() == w}
@@ -256,6 +269,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     names = _scenario_names({r["scenario"] for r in pool}, q.scenario)
     matched = [r for r in fits if r["scenario"].lower() in names and _matches(r, q)]
     blocked = [r for r in unfitted if r["scenario"].lower() in names and _matches(r, q)]
+    matched, blocked = _exactly_named_first(matched, blocked, q)
     answer = {
         "query": {"scenario": q.scenario, "size": q.size, "size_bytes": size_bytes, "rate": q.rate,
                   "product": q.product, "version": q.version, "platform": q.platform,

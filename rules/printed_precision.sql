@@ -14,8 +14,13 @@
 --   column whose cells all print the same number of significant digits (0.0902, 0.0910, 0.104;
 --   857.1 beside 1234; a whole number's trailing zeros may or may not count) is printed to
 --   significant digits, as some labs' tools print: its decimals change with the magnitude by
---   design, and no cell of it is a stray. The typo repair suggests the printing that matches
---   the rest when one slip explains it.
+--   design, and no cell of it is a stray. A column in which more cells agree on a count of
+--   significant digits than on a number of decimals is printed so but for its strays, held to
+--   that count the same way (0.4414 typed 0.441 among 0.4082, 1.680 and 20.92: one digit
+--   short; read by decimals instead, the correct 0.4082 and 20.92 would look the strays) -
+--   where the column keeps its trailing zeros (stripping them, it prints fewer digits of
+--   either kind by design). The
+--   typo repair suggests the printing that matches the rest when one slip explains it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
 cells AS (
@@ -71,16 +76,43 @@ keyed AS (
                         AND z.server_cores IS NOT DISTINCT FROM c.server_cores
                         AND z.metric = c.metric AND z.unit = c.unit
 ),
+digit_tallies AS (
+    -- how many cells of each column print each count of significant digits (a whole number
+    -- with trailing zeros counts for each count it may print)
+    SELECT column_key, digits, count(*) AS alike
+    FROM (SELECT column_key, unnest(range(digits_low, digits_high + 1)) AS digits FROM keyed)
+    GROUP BY column_key, digits
+),
+decimal_tallies AS (
+    SELECT column_key, decimals, count(*) AS alike, max(column_zeros) AS column_zeros
+    FROM keyed GROUP BY column_key, decimals
+),
+significant_columns AS (
+    -- the columns more of whose cells agree on a count of significant digits than on a number
+    -- of decimals, with the count most agree on (on a tie, the more digits)
+    SELECT u.column_key, u.digits AS usual, u.alike AS usual_cells, e.members
+    FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY column_key ORDER BY alike DESC, digits DESC) AS rank
+          FROM digit_tallies) u
+    JOIN (SELECT column_key, max(alike) AS alike, sum(alike) AS members, max(column_zeros) AS zeros
+          FROM decimal_tallies GROUP BY column_key) e ON e.column_key = u.column_key
+    -- (a column that strips trailing zeros prints fewer digits of both kinds by design: 11.3
+    -- beside 13.29 is 11.30; its decimals are what it keeps to)
+    WHERE u.rank = 1 AND u.alike > e.alike AND e.zeros > 0
+),
+by_decimals AS (
+    SELECT * FROM keyed k
+    WHERE NOT EXISTS (SELECT 1 FROM significant_columns s WHERE s.column_key = k.column_key)
+),
 tallies AS (
     -- how many cells of each group print each number of decimals (aggregated, not windowed
     -- over the cells: a column of ten million cells is one group)
     SELECT 'column' AS grouping, 3 AS min_others, column_key AS group_key, decimals,
            count(*) AS alike
-    FROM keyed GROUP BY column_key, decimals
+    FROM by_decimals GROUP BY column_key, decimals
     UNION ALL
     SELECT 'series' AS grouping, 2 AS min_others, series_key AS group_key, decimals,
            count(*) AS alike
-    FROM keyed GROUP BY series_key, decimals
+    FROM by_decimals GROUP BY series_key, decimals
 ),
 ranked AS (
     SELECT t.*, ROW_NUMBER() OVER (PARTITION BY grouping, group_key
@@ -107,10 +139,10 @@ strays AS (
 ),
 placed AS (
     SELECT k.*, s.grouping, s.min_others, s.members, s.usual, s.usual_cells, s.above, s.below
-    FROM keyed k JOIN strays s ON s.grouping = 'column' AND s.group_key = k.column_key
+    FROM by_decimals k JOIN strays s ON s.grouping = 'column' AND s.group_key = k.column_key
     UNION ALL
     SELECT k.*, s.grouping, s.min_others, s.members, s.usual, s.usual_cells, s.above, s.below
-    FROM keyed k JOIN strays s ON s.grouping = 'series' AND s.group_key = k.series_key
+    FROM by_decimals k JOIN strays s ON s.grouping = 'series' AND s.group_key = k.series_key
 ),
 odd AS (
     SELECT p.*, CASE WHEN decimals > usual THEN 'more' ELSE 'fewer' END AS how,
@@ -134,3 +166,20 @@ SELECT world, row_id, fact_id, source, source_line, table_title, metric, printed
        NULL::INTEGER AS related_row_id
 FROM odd
 WHERE subject AND nth = 1
+UNION ALL
+SELECT k.world, k.row_id, k.fact_id, k.source, k.source_line, k.table_title, k.metric, k.printed,
+       printf('%s %s is printed with %d significant digits, %s than the %d that %d of the other %d '
+              || 'cells of its column print%s', replace(k.metric, '_', ' '), k.printed,
+              CASE WHEN k.digits_low > s.usual THEN k.digits_low ELSE k.digits_high END,
+              CASE WHEN k.digits_low > s.usual THEN 'more' ELSE 'fewer' END, s.usual, s.usual_cells,
+              s.members - 1,
+              CASE WHEN k.digits_low > s.usual THEN '' ELSE ', and the column keeps trailing zeros' END),
+       NULL::INTEGER
+FROM keyed k
+JOIN significant_columns s ON s.column_key = k.column_key
+CROSS JOIN params
+WHERE k.subject AND NOT (s.usual BETWEEN k.digits_low AND k.digits_high)
+  AND s.members - 1 >= 3
+  AND s.members - s.usual_cells <= greatest(1, stray * s.members)
+  AND (k.digits_low > s.usual
+       OR k.column_zeros - CASE WHEN k.trailing_zero THEN 1 ELSE 0 END > 0)

@@ -177,6 +177,27 @@ def test_a_column_printed_to_significant_digits_holds_no_stray_and_a_typed_extra
     assert [f["printed_value"] for f in stray] == ["0.0936"]
 
 
+def test_a_digit_dropped_from_a_column_printed_to_significant_digits_is_the_stray(tmp_path, built_warehouse):
+    """Costs printed to four significant digits, 0.4414 typed 0.441: the column no longer prints
+    one count of significant digits throughout, but seven of its eight cells still do, where
+    no three agree on a number of decimals. The dropped digit is the stray - not the correct
+    0.4082 and 20.92, which read by decimals would look it."""
+    costs = {2: ("0.4082", "0.4414", "1.680", "20.92"), 4: ("0.4080", "0.4418", "1.685", "20.87")}
+    rates = {2: ("4723", "4337", "1142", "92.11"), 4: ("9358", "8685", "2265", "184.5")}
+    def warned(name: str, slip: dict) -> list[tuple]:
+        rows = [dict(ISO_ROW, platform="dockerbox-12c", server_cores=12, scenario="SOAP Provider",
+                     message_size_bytes=size, concurrency_kind="docker_cores", concurrency=limit,
+                     msg_rate=rates[limit][i], cpu_busy_pct="", cpu_ms_per_msg=slip.get(cost, cost))
+                for limit in (2, 4) for i, (size, cost) in enumerate(zip(("512B", "2KB", "64KB", "1MB"),
+                                                                           costs[limit]))]
+        found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+        return [(f["source_line"], f["printed_value"]) for f in found if f["rule"] == "printed_precision"]
+
+    assert warned("clean.csv", {}) == []
+    assert warned("dropped.csv", {"0.4414": "0.441"}) == [(3, "0.441")]
+    assert warned("extra.csv", {"1.685": "1.6851"}) == [(8, "1.6851")]
+
+
 def test_a_containers_cost_from_the_whole_servers_cpu_is_held_to_the_servers_cores(tmp_path, built_warehouse):
     """16 % of a 16-core server at 2,000 msgs/s is 1.280 ms a message (the identity), 2.56 cores
     busy although the container may use 2: its %CPU counts the load driver and the system
@@ -220,6 +241,31 @@ def test_a_persistent_run_is_held_to_its_twin_when_one_of_them_leaves_the_cores_
 
     assert flagged("twins.csv", rows) == []
     assert flagged("faster.csv", rows[:3] + [dict(rows[3], msg_rate="120000.0")]) == [5]
+
+
+def test_a_persistent_run_of_another_configuration_faster_for_working_the_machine_harder_is_no_warning(
+        tmp_path, built_warehouse):
+    """File Split non-persistent with 4 flow instances keeps 32 cores 48 % busy at 7414 msgs/s;
+    persistent with 8 instances, 74 % busy at 8381, costs more per message (2.81 against 2.07
+    ms): no twin of its configuration, and faster than the fastest non-persistent run only for
+    the CPU it used. The same rate at less CPU than that run is still a warning."""
+    base = dict(ISO_ROW, platform="lab-120-arm", server_cores=32, scenario="File Split",
+                concurrency_kind="flow_instances")
+    rows = [dict(base, message_size_bytes=size, persistent="false", concurrency=4,
+                 msg_rate=rate, cpu_busy_pct=pct, cpu_ms_per_msg=cost)
+            for size, rate, pct, cost in (("2k", "7414", "47.9", "2.07"), ("20k", "5394", "48.1", "2.85"),
+                                          ("200k", "1454", "47.8", "10.53"))]
+    rows += [dict(base, message_size_bytes=size, persistent="true", concurrency=8,
+                  msg_rate=rate, cpu_busy_pct=pct, cpu_ms_per_msg=cost)
+             for size, rate, pct, cost in (("2k", "8381", "73.6", "2.81"), ("20k", "6135", "73.4", "3.83"),
+                                           ("200k", "1667", "73.9", "14.18"))]
+    def flagged(name: str, rows: list[dict]) -> list[tuple]:
+        found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+        return [(f["source_line"], f["rule"]) for f in found if f["severity"] in ("error", "warning")]
+
+    assert flagged("harder.csv", rows) == []
+    cheaper = dict(rows[3], cpu_busy_pct="40.0", cpu_ms_per_msg="1.527")  # 32 x 400 / 8381
+    assert (5, "persistence_overhead") in flagged("cheaper.csv", rows[:3] + [cheaper] + rows[4:])
 
 
 def test_units_written_out_read_as_their_short_forms(tmp_path, built_warehouse):
@@ -280,6 +326,40 @@ def test_quoted_multiline_cells_keep_line_numbers(tmp_path, built_warehouse):
                     + "IIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,flow_copies,,,13662.3,94.0,5.5\n")
     result = check(path, warehouse=built_warehouse)
     assert {f["source_line"] for f in result.findings if f["rule"] == "cpu_identity"} == {4}
+
+
+def test_a_row_of_fewer_cells_than_the_header_is_refused_not_read_shifted(tmp_path, built_warehouse):
+    """A cell left out in the middle of a row moves every later cell a column to the left (the
+    rate read as replicas, the %CPU as the rate): a row that ends before a column that is not
+    optional, or before an optional one another row fills in, is an error saying how many
+    cells it has, and nothing of it is read. Rows that end before the optional deployment
+    columns no row fills read them blank; a row of blank cells only is no row; a trailing
+    delimiter on the header line names no column that a row must fill."""
+    full = "IIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,flow_copies,,,1362.3,94.0,5.5"
+    cells = full.count(",") + 1
+    assert COLUMNS.index("cpu_ms_per_msg") == cells - 1 < len(COLUMNS) - 1  # deployment columns left out
+    short = "IIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,,,1362.3,94.0,5.5"
+    quoted = (full.replace("ISO 8583 Transformation", '"ISO 8583\nTransformation"')
+              .replace("1384", "2048").replace("1362.3,94.0,5.5", "1200.0,94.0,6.267"))
+    path = tmp_path / "short.csv"
+    path.write_text(",".join(COLUMNS) + ",\n" + full + "\n" + short + "\n,,\n" + quoted + "\n"
+                    + short.replace(",false,", ",true,") + "\n", encoding="utf-8")
+    result = check(path, warehouse=built_warehouse)
+    assert result.rows == 4
+    said = f"the row has {cells - 1} cells where the header has {len(COLUMNS)}: a cell is missing"
+    assert [(f["rule"], f["source_line"], f["message"].startswith(said)) for f in result.findings] == [
+        ("unreadable_value", 3, True), ("unreadable_value", 7, True)], result.findings
+    # every row alike, but ending before the CPU cost: what is left out is not plainly the end
+    path.write_text(",".join(COLUMNS) + "\n" + short + "\n" + short.replace("1384", "2048") + "\n",
+                    encoding="utf-8")
+    assert [(f["rule"], f["source_line"]) for f in check(path, warehouse=built_warehouse).findings] == [
+        ("unreadable_value", 2), ("unreadable_value", 3)]
+    # a file that fills in the queue managers: a row ending before them lacks a cell too
+    deployed = full + ",standalone,1"
+    path.write_text(",".join(COLUMNS) + "\n" + deployed + "\n" + full.replace("1384", "2048").replace(
+        "1362.3,94.0,5.5", "1200.0,94.0,6.267") + ",standalone\n", encoding="utf-8")
+    assert [(f["rule"], f["source_line"]) for f in check(path, warehouse=built_warehouse).findings] == [
+        ("unreadable_value", 3)]
 
 
 @pytest.fixture

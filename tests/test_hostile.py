@@ -359,6 +359,7 @@ def test_names_sizes_rates_and_counts_have_documented_ranges(tmp_path, built_war
         "concurrency": ("5000000", "concurrency is out of range"),
         "message_size_bytes": ("1025MB", "message_size_bytes is out of range"),
         "msg_rate": ("2e9", "msg_rate is out of range"),
+        "cpu_busy_pct": ("9" * 5000, "cpu_busy_pct is out of range"),
         "cpu_ms_per_msg": ("99999999", "cpu_ms_per_msg is out of range"),
     }
     base = dict(product="ACE", product_version="13", platform="lab box", server_cores="8",
@@ -378,7 +379,7 @@ def test_names_sizes_rates_and_counts_have_documented_ranges(tmp_path, built_war
     for line, (column, (_value, says)) in enumerate(cells.items(), 2):
         mine = [l for l in out.splitlines() if l.startswith(f"{path}:{line}: error unreadable_value")]
         assert len(mine) == 1 and says in mine[0], (column, out)
-        assert len(mine[0]) < 400  # a 200,000-character name is quoted by its beginning
+        assert len(mine[0]) < 400  # a 200,000-character name, a 5,000-digit number: their beginnings
     sizes = {"0.0001B": "out of range", "99999999999999999999KB": "out of range", "1025MB": "out of range"}
     for size, says in sizes.items():
         status, _out, err = in_process(capsys, "size", "--scenario", "HTTP XMLNSC ESQL Transformation",

@@ -911,6 +911,27 @@ def test_size_json_answers_with_an_interval(modelled, mcon):
     assert basis["prediction"].startswith("between measured sizes")
 
 
+def test_a_configuration_or_platform_named_in_full_chooses_its_series_over_longer_names():
+    """--config and --platform match a part of a name: 'T-shirt Large (2 CPU)' is also a part
+    of 'T-shirt Large (2 CPU), 2 replicas', and 'lab' of 'lab 2'. Named in full, a series is
+    chosen; a part of a name still matches every series it is part of."""
+    from models.sizing import _exactly_named_first
+    from models.tables import config_label
+
+    one, two = ({"concurrency_kind": "tshirt", "tshirt": "Large", "cpu_limit_cores": 2.0,
+                 "concurrency": None, "replicas": replicas, "platform": platform}
+                for replicas, platform in ((1, "lab"), (2, "lab 2")))
+    assert config_label(one) in config_label(two)
+    def chosen(**asked) -> list:
+        q = SizeQuery(scenario="x", size="2KB", rate=1.0, **asked)
+        return _exactly_named_first([one, two], [], q)[0]
+
+    assert chosen(config=config_label(one).upper()) == [one]
+    assert chosen(config=config_label(two)) == [two]
+    assert chosen(config="t-shirt large") == [one, two]
+    assert chosen(platform=" Lab ") == [one] and chosen(platform="lab 2") == [two]
+
+
 def test_size_at_a_measured_size_is_that_size_s_leave_one_size_out_prediction(modelled, mcon):
     done = perfwh("size", *ESQL, "--config", "docker cores 2", "--size", "20KB", "--rate", "500",
                   "--json", "--db", modelled)

@@ -105,11 +105,12 @@ def test_numbers_a_report_would_not_print_say_why(box, cell, says):
 def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     """A spreadsheet in a decimal-comma locale exports "94,0" (and ';' between cells): each such
     cell says what is wrong and what to write, not "out of range" (94,0 is not 940). A comma
-    before exactly three digits still groups thousands."""
+    before three digits and a decimal point groups thousands (2,300.5); without the point, in
+    such a file, it may be the decimal comma as well (2,500: 2.5 or 2500) and is refused."""
     lines = three_sizes(box["tmp"] / "plain.csv", "comma box").read_text().splitlines()
     cells = [line.split(",") for line in lines]
     rate, cpu, cost = (cells[0].index(c) for c in ("msg_rate", "cpu_busy_pct", "cpu_ms_per_msg"))
-    cells[1][rate], cells[1][cpu] = "2864,4", "94,0"
+    cells[1][rate], cells[1][cpu], cells[1][cost] = "2864,4", "94,0", "2,500"
     cells[2][rate], cells[2][cost] = "2,300.5", "3,3"
     cells[3][rate], cells[3][cost] = "1.362,3", "5,5 ms"
     path = box["tmp"] / "comma.csv"
@@ -121,7 +122,14 @@ def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     hint = "has a decimal comma, which a report does not print: write"
     assert says == {f"2864,4: msg_rate {hint} 2864.4", f"94,0: cpu_busy_pct {hint} 94.0",
                     f"3,3: cpu_ms_per_msg {hint} 3.3", f"1.362,3: msg_rate {hint} 1362.3",
-                    f"5,5 ms: cpu_ms_per_msg {hint} 5.5 ms"}, done.stdout
+                    f"5,5 ms: cpu_ms_per_msg {hint} 5.5 ms",
+                    "2,500: cpu_ms_per_msg may be 2.500 or 2500: the file is semicolon-separated, so "
+                    "its comma may be a decimal one; write the number without a comma"}, done.stdout
+    # the same cells between commas: the decimal commas elsewhere make 2,500 as ambiguous
+    path.write_text("\n".join(",".join(f'"{c}"' if "," in c else c for c in row) for row in cells) + "\n")
+    done = perfwh(box, "check", path)
+    assert ("2,500: cpu_ms_per_msg may be 2.500 or 2500: the file writes 2864,4, so its comma may be a "
+            "decimal one") in done.stdout, done.stdout
 
 
 def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
