@@ -365,7 +365,8 @@ def _writes_decimal_commas(con, fmt: CsvFormat, decimal_comma: str) -> str | Non
     if fmt.delimiter == ";":
         return "is semicolon-separated"
     found = con.sql("SELECT " + " OR ".join(f"regexp_full_match({m}, ?)" for m in METRIC_COLUMNS)
-                    + " AS decimal, " + ", ".join(METRIC_COLUMNS) + " FROM sub_cells WHERE decimal ORDER BY line LIMIT 1",
+                    + " AS decimal, " + ", ".join(METRIC_COLUMNS)
+                    + " FROM sub_cells WHERE decimal ORDER BY line LIMIT 1",
                     params=[decimal_comma] * len(METRIC_COLUMNS)).fetchall()
     if not found:
         return None
@@ -503,10 +504,12 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         loose_high = f" OR {loose} > {m.high}" if m.high is not None else ""
         unreadable = f"({m.name}_value IS NULL OR NOT isfinite({m.name}_value))"
         # where the file's numbers use decimal commas, "1,600" may be 1.6 as well as 1600
+        # (why, which may quote a cell, is a literal beside the format, never in it)
         ambiguous = (f"""WHEN regexp_full_match({m.name}, '{grouped}')
-                 THEN printf('%s may be %s or %s: the file {commas_are_decimal}, so its comma may be '
-                             || 'a decimal one; write the number without a comma', {_q(m.name)},
-                             regexp_replace({m.name}, ',', '.'), replace({m.name}, ',', ''))"""
+                 THEN printf('%s may be %s or %s: the file ', {_q(m.name)},
+                             regexp_replace({m.name}, ',', '.'), replace({m.name}, ',', ''))
+                      || {_q(commas_are_decimal)}
+                      || ', so its comma may be a decimal one; write the number without a comma'"""
                      if commas_are_decimal else "")
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL

@@ -226,6 +226,26 @@ def test_no_suggestion_only_prints_the_same_value_less_precisely(tmp_path, built
             assert number(f["suggested_value"]) != number(f["printed_value"]), f
 
 
+def test_a_zero_typed_twice_is_flagged_without_a_guess_at_another_digit(tmp_path, built_warehouse):
+    """33.630 typed 33.6300 among costs of three decimals: a decimal too many, the value
+    right. Dropping the 3 instead (33.600) would explain the printing as well, and the CPU
+    identity (16 cores x 23.9 % / 113.82 msgs/s: 33.52 to 33.67 ms) holds for both: no
+    suggestion. Another digit typed twice (33.6333 for 33.633) is still suggested away."""
+    def found(name: str, typed: str) -> list[tuple]:
+        rows = [dict(ISO_ROW, platform="zero lab", server_cores=16, scenario="MQ Route",
+                     message_size_bytes=size, msg_rate="", cpu_busy_pct="", cpu_ms_per_msg=cost)
+                for size, cost in (("1KB", "0.412"), ("10KB", "0.938"), ("100KB", "4.105"),
+                                   ("2MB", "66.912"))]
+        rows.insert(3, dict(rows[0], message_size_bytes="1MB", msg_rate="113.82", cpu_busy_pct="23.9",
+                            cpu_ms_per_msg=typed))
+        return [(f["source_line"], f["suggested_value"])
+                for f in check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+                if f["rule"] == "printed_precision"]
+
+    assert found("zero.csv", "33.6300") == [(5, None)]
+    assert found("three.csv", "33.6333") == [(5, "33.633")]
+
+
 def test_a_persistent_run_is_held_to_its_twin_when_one_of_them_leaves_the_cores_blank(tmp_path, built_warehouse):
     """HTTP Echo persistent (16 cores) at 37799.7 msgs/s has its non-persistent twin at 94592.0,
     whose row leaves the cores blank: no warning against another test's 29220.2. A persistent

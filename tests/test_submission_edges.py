@@ -130,6 +130,11 @@ def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     done = perfwh(box, "check", path)
     assert ("2,500: cpu_ms_per_msg may be 2.500 or 2500: the file writes 2864,4, so its comma may be a "
             "decimal one") in done.stdout, done.stdout
+    # the cell a message quotes is data, not SQL or a format
+    cells[1][rate] = "2864,4'%s"
+    path.write_text("\n".join(",".join(f'"{c}"' if "," in c else c for c in row) for row in cells) + "\n")
+    done = perfwh(box, "check", path)
+    assert "the file writes 2864,4'%s, so its comma" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):

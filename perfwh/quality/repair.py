@@ -626,7 +626,20 @@ def _best(finding: dict, plan: dict, by_world: dict, cells: dict, worlds_of: dic
     rivals = {o[3] for o in alike if o[1] == best[1]}
     if len(rivals) > 1 or (best[1] > WEAK_PRIOR and len(alike) > 1):
         return None
+    if finding["rule"] == "printed_precision" and _drops_a_digit_beside_a_trailing_zero(finding, best[3]):
+        return None
     return best
+
+
+def _drops_a_digit_beside_a_trailing_zero(finding: dict, suggested: str) -> bool:
+    """A cell printed with a decimal too many that ends in a zero (33.6300 among 33.630s) may
+    be the right value with the zero typed twice, as likely as another digit typed in: a
+    correction dropping some other digit (33.600) is a guess. Dropping the zero itself changes
+    no value and is no candidate (see _valid_number)."""
+    printed = finding["printed_value"]
+    match = CELL.match(printed.strip())
+    ends_in_zero = bool(match) and "." in match.group("num") and match.group("num").endswith("0")
+    return ends_in_zero and (_decimals(suggested) or 0) < (_decimals(printed) or 0)
 
 
 def _apply(finding: dict, best: tuple, cells: dict) -> None:
