@@ -531,7 +531,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
             SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind,
-                               {_topology_sql('c.topology')} AS topology),
+                               {_topology_sql('c.topology')} AS topology,
+                               {', '.join(f"{_whole_sql('c.' + k)} AS {k}" for k in COUNT_COLUMNS)}),
                    {', '.join(split)},
                    lower(persistent) AS persistent_word,
                    CASE lower(concurrency) {tshirt_case} END AS tshirt_name
@@ -646,6 +647,17 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         SELECT * FROM sub_checked
         WHERE NOT ({bad_key} OR {required} OR extra_cells OR {short})
           AND line NOT IN (SELECT line FROM sub_examples)""")
+
+
+# The columns that hold counts (`_count_problem`).
+COUNT_COLUMNS = ("server_cores", "replicas", "queue_managers")
+
+
+def _whole_sql(column: str) -> str:
+    """SQL for a count cell as a whole number: "8.0" is 8 (a tool that keeps a column with
+    blanks as floating point, as pandas does, writes its whole numbers so); "8.5" stays as it
+    is, for `_count_problem` to refuse."""
+    return f"regexp_replace({column}, '^([0-9]+)[.]0*$', '\\1')"
 
 
 def _count_problem(column: str) -> str:

@@ -3,6 +3,7 @@ names the disk or make cannot take, copies of reports' rows, warehouses that are
 scripts that read --json, and a writer stopped at its commit point."""
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -90,6 +91,29 @@ def test_an_unknown_kind_is_one_error_naming_the_allowed_kinds(box):
     assert done.returncode == 1
     errors = [line for line in done.stdout.splitlines() if " error " in line]
     assert len(errors) == 1 and "concurrency_kind" in errors[0] and "tshirt" in errors[0], errors
+
+
+def test_counts_written_as_floats_read_as_whole_numbers(box):
+    """A tool that keeps a column with blanks as floating point (pandas) writes 8 as 8.0."""
+    plain = three_sizes(box["tmp"] / "plain.csv", "float box")
+    with open(plain, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows[0]["server_cores"].isdigit()
+
+    def written(name: str, cores: str) -> Path:
+        path = box["tmp"] / name
+        with open(path, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(dict(r, server_cores=r["server_cores"] + cores, replicas="1.0") for r in rows)
+        return path
+
+    as_plain = perfwh(box, "check", "--json", plain)
+    as_floats = perfwh(box, "check", "--json", written("floats.csv", ".0"))
+    assert as_floats.returncode == as_plain.returncode == 0, as_floats.stdout
+    assert json.loads(as_floats.stdout) == json.loads(as_plain.stdout)
+    half = perfwh(box, "check", written("half.csv", ".5"))
+    assert half.returncode == 1 and "server_cores is not a positive whole number" in half.stdout
 
 
 @pytest.mark.parametrize("cell, says", [("-5", "out of range"), ("1e999", "out of range"),
