@@ -114,6 +114,15 @@ def test_counts_written_as_floats_read_as_whole_numbers(box):
     assert json.loads(as_floats.stdout) == json.loads(as_plain.stdout)
     half = perfwh(box, "check", written("half.csv", ".5"))
     assert half.returncode == 1 and "server_cores is not a positive whole number" in half.stdout
+    added = perfwh(box, "add", box["tmp"] / "floats.csv")
+    assert added.returncode == 0, added.stderr
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        filed = con.sql("SELECT DISTINCT server_cores, coalesce(replicas, 1) FROM measurements "
+                        "WHERE platform = 'float box'").fetchall()
+    finally:
+        con.close()
+    assert filed == [(int(rows[0]["server_cores"]), 1)]
 
 
 @pytest.mark.parametrize("cell, says", [("-5", "out of range"), ("1e999", "out of range"),
