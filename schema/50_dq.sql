@@ -81,6 +81,7 @@ SELECT
                     persistent, config_key(concurrency_kind, concurrency, replicas, tshirt, topology,
                                            queue_managers, simulated_latency_ms)) AS measurement_key,
     r.filed_order,
+    r.family                            AS source_family,
     m.* EXCLUDE (measurement_id, source_table, page, fix_pack)
 FROM measurements m
 JOIN dim_report r USING (source);

@@ -233,6 +233,31 @@ def test_a_copy_of_a_reports_rows_is_refused(box, source):
         assert done.returncode == 1 and "the same measurements" in done.stderr and source in done.stderr
 
 
+def test_a_file_repeating_rows_filed_before_is_refused_row_by_row(box):
+    """A cumulative export (the rows filed last time and a new one) would file each old
+    measurement twice: its repeated rows are errors naming the filed rows, the new one is not;
+    without them it files, and so does a revision of the first file that repeats most of it."""
+    first = three_sizes(box["tmp"] / "first.csv", "lab box 7")
+    assert perfwh(box, "add", first).returncode == 0
+    old = first.read_text(encoding="utf-8").splitlines()
+    new_row = old[1].replace("ISO 8583 Transformation", "ISO 8583 Parse")
+    cumulative = box["tmp"] / "cumulative.csv"
+    cumulative.write_text("\n".join(old + [new_row]) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", "--json", cumulative)
+    assert done.returncode == 1, done.stderr
+    found = [f for f in json.loads(done.stdout) if f["severity"] == "error"]
+    assert {(f["rule"], f["line"]) for f in found} == {("already_filed", n) for n in (2, 3, 4)}
+    assert all("first.csv:" in f["message"] and "--revision-of first.csv" in f["message"] for f in found)
+    assert perfwh(box, "add", cumulative).returncode == 1
+    only_new = box["tmp"] / "second.csv"
+    only_new.write_text("\n".join([old[0], new_row]) + "\n", encoding="utf-8")
+    assert perfwh(box, "add", only_new).returncode == 0
+    revised = box["tmp"] / "first-revised.csv"
+    revised.write_text("\n".join(old[:3] + [old[3].replace("1362.3", "1363.1")]) + "\n", encoding="utf-8")
+    done = perfwh(box, "add", "--revision-of", "first.csv", revised)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_rows_of_takes_a_reports_path_and_names_the_sources_it_knows(box):
     by_name = subprocess.run(PERFWH + ["template", "--rows-of", "ace13-openshift-2025.txt", "--db",
                                        str(box["db"])], capture_output=True, text=True, check=True)
