@@ -59,6 +59,7 @@ class SizeQuery:
     config: str | None = None
     persistent: bool | None = None
     report: str | None = None
+    cores: int | None = None
     utilisation: float = DEFAULT_UTILISATION
     allow_flagged: bool = False
 
@@ -110,6 +111,8 @@ def _matches(row: dict, q: SizeQuery) -> bool:
     if q.persistent is not None and row["persistent"] is not q.persistent:
         return False
     if q.report and q.report.strip().lower() not in row["source"].lower():
+        return False
+    if q.cores is not None and row["server_cores"] != q.cores:
         return False
     return True
 
@@ -273,7 +276,8 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     answer = {
         "query": {"scenario": q.scenario, "size": q.size, "size_bytes": size_bytes, "rate": q.rate,
                   "product": q.product, "version": q.version, "platform": q.platform,
-                  "config": q.config, "persistent": q.persistent, "report": q.report},
+                  "config": q.config, "persistent": q.persistent, "report": q.report,
+                  "cores": q.cores},
         "utilisation": q.utilisation, "interval": LEVEL,
         "cores": None, "cores_low": None, "cores_high": None, "cores_busy": None,
         "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
@@ -318,13 +322,11 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                           if k in ("cores", "cores_low", "cores_high", "cpu_ms_per_msg")})
         answer["candidates"].append(candidate)
     if len(matched) > 1:
-        differ = [k for k in ("source", "product", "product_version", "platform", "scenario",
-                              "persistent", "concurrency_kind", "concurrency", "replicas", "tshirt")
-                  if len({repr(r[k]) for r in matched}) > 1]
+        differ = [k for k in SERIES_KEYS if len({repr(r[k]) for r in matched}) > 1]
         if not set(differ) <= CAPACITY_KEYS:
             warnings.insert(0, f"ambiguous: {len(matched)} series match (they differ in "
                             f"{', '.join(differ)}); each one's answer is under candidates - narrow the "
-                            "question with --product, --version, --platform, --config, "
+                            "question with --product, --version, --platform, --cores, --config, "
                             "--persistent/--non-persistent or --report")
             outside = [c for c in answer["candidates"] if _outside(size_bytes, c)]
             if outside:
@@ -341,7 +343,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         warnings.insert(0, f"{len(matched)} series match, measured with different capacity "
                         f"({', '.join(differ)}); used the one nearest the cores needed "
                         f"({row['series_label']}); the others are under candidates - choose one "
-                        "with --config")
+                        f"with {' and '.join(sorted({CAPACITY_OPTION[k] for k in differ}))}")
     else:
         row = matched[0]
     answer.update(estimate(con, row, size_bytes, q.rate, q.utilisation))
@@ -374,7 +376,11 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     return answer
 
 
-CAPACITY_KEYS = {"concurrency_kind", "concurrency", "replicas", "tshirt"}
+# The keys of series measured with different capacity (the server's cores, a container's
+# limit, a T-shirt, instances, replicas), and the option that chooses among them.
+CAPACITY_OPTION = {"server_cores": "--cores", "concurrency_kind": "--config", "concurrency": "--config",
+                   "replicas": "--config", "tshirt": "--config", "cpu_limit_cores": "--config"}
+CAPACITY_KEYS = set(CAPACITY_OPTION)
 
 
 def _outside(size_bytes: int, series: dict) -> bool:

@@ -68,6 +68,9 @@ class Series:
     points: list[Point] = field(default_factory=list)
     series_id: int | None = None
     result: object = None  # models.predict.SeriesResult once fitted
+    # its platform name stands for machines of several core counts in its source (a lab's
+    # 2-core and 8-core "lab box"): the label names the cores, or two series would read alike
+    names_cores: bool = False
 
     @property
     def usable(self) -> list[Point]:
@@ -83,7 +86,7 @@ class Series:
 
     @property
     def label(self) -> str:
-        return series_label(self.key)
+        return series_label(self.key, with_cores=self.names_cores)
 
 
 def config_label(key: dict) -> str:
@@ -97,9 +100,13 @@ def persistence_label(persistent) -> str:
     return vocabulary.persistence_label(persistent) or "persistence n/a"
 
 
-def series_label(key: dict) -> str:
+def series_label(key: dict, with_cores: bool = False) -> str:
     version = key["product_version"] + (f" + {key['fix_pack']}" if key.get("fix_pack") else "")
-    return (f"{key['product']} {version} on {key['platform']} | {key['scenario']} | "
+    platform = key["platform"]
+    if with_cores:
+        cores = key.get("server_cores")
+        platform += f" ({cores} cores)" if cores is not None else " (cores not given)"
+    return (f"{key['product']} {version} on {platform} | {key['scenario']} | "
             f"{persistence_label(key.get('persistent'))} | {config_label(key)} | {key['source']}")
 
 
@@ -213,8 +220,12 @@ def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None
         series.points.append(Point(mid, line, page, table, float(size), float(cost),
                                    rate, busy, reason))
     out = sorted(groups.values(), key=lambda s: _sort_key(s.key))
+    cores: dict[tuple, set] = defaultdict(set)
     for s in out:
         s.points.sort(key=lambda p: (p.size, p.source_line, p.measurement_id))
+        cores[s.key["source"], s.key["platform"]].add(s.key["server_cores"])
+    for s in out:
+        s.names_cores = len(cores[s.key["source"], s.key["platform"]]) > 1
     return out
 
 

@@ -1155,3 +1155,36 @@ def test_model_accuracy_does_not_depend_on_the_order_of_the_predictions(built_wa
             con.close()
 
     assert accuracy(order) == accuracy("series_id, measurement_id")
+
+
+def test_size_tells_series_of_two_machines_of_one_platform_name_apart(modelled, tmp_path):
+    """A lab's 2-core and 8-core "lab box" ran the same test: two series, labelled with their
+    cores; without --cores the answer comes from the machine nearest the cores needed and says
+    how to choose, with --cores from the one asked for."""
+    from test_reliability import HEADER, _box, perfwh as perfwh_in
+    from perfwh.core.paths import RAW_DIR
+
+    box = _box(tmp_path, RAW_DIR, modelled)
+    lines = []
+    for cores, fixed, per_kb in ((2, 0.5, 0.010), (8, 0.6, 0.012)):
+        for kb in (1, 10, 100, 1000):
+            cost = round(fixed + per_kb * kb, 3)
+            rate = cores * 90.0 * 10 / cost
+            lines.append(f"ACME,1.0,lab box,{cores},Route,{kb * 1024},false,flow_copies,4,,"
+                         f"{rate:.1f},90.0,{cost:.3f}\n")
+    path = tmp_path / "two-machines.csv"
+    path.write_text(HEADER + "".join(lines), encoding="utf-8")
+    added = perfwh_in(box, "add", path)
+    assert added.returncode == 0, added.stdout + added.stderr
+    ask = ["size", "--scenario", "Route", "--product", "ACME", "--size", "50KB", "--rate", "1000",
+           "--json", "--db", box["db"]]
+    answer = json.loads(perfwh(*ask).stdout)
+    assert answer["cores"] is not None
+    labels = sorted(c["series_label"] for c in answer["candidates"])
+    assert len(labels) == 2 and "lab box (2 cores)" in labels[0] and "lab box (8 cores)" in labels[1]
+    [said] = [w for w in answer["warnings"] if "measured with different capacity" in w]
+    assert "(server_cores)" in said and "--cores" in said
+    for cores in (2, 8):
+        chosen = json.loads(perfwh(*ask, "--cores", str(cores)).stdout)
+        assert chosen["series"]["server_cores"] == cores and len(chosen["candidates"]) == 1
+        assert not any("different capacity" in w for w in chosen["warnings"])

@@ -70,7 +70,8 @@ def _size(args) -> int:
         return refuse(str(err), 2)
     query = SizeQuery(scenario=args.scenario, size=args.size, rate=rate, product=args.product,
                       version=args.version, platform=args.platform, config=args.config,
-                      persistent=args.persistent, report=args.report, utilisation=args.utilisation,
+                      persistent=args.persistent, report=args.report, cores=args.cores,
+                      utilisation=args.utilisation,
                       allow_flagged=args.allow_flagged)
     try:
         answer = size_in(warehouse_to_read(args.db), query)
@@ -93,6 +94,12 @@ def _fraction(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: utilisation must lie in (0, 1], e.g. 0.8 or 80%")
     return value
+
+
+def _whole(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of cores")
+    return int(text)
 
 
 def _rate(text: str) -> float:
@@ -154,6 +161,9 @@ def register(sub) -> None:
     persistence.add_argument("--non-persistent", dest="persistent", action="store_const", const=False,
                              help="non-persistent messages only")
     p.add_argument("--report", help="report source file or part of it, e.g. iib10")
+    p.add_argument("--cores", type=_whole,
+                   help="only series measured on a server of this many cores (a lab's 2-core and "
+                        "8-core machines of one platform name are two series)")
     p.add_argument("--utilisation", type=_fraction, default=0.8,
                    help="CPU utilisation to plan for: a fraction such as 0.8, or a percentage with its "
                         "sign such as 80%% (default 0.8)")
