@@ -477,13 +477,44 @@ def _topology_sql(column: str) -> str:
     return f"COALESCE(CASE {FOLD_SQL.format(column)} {cases} END, {column})"
 
 
+# What tools and spreadsheets write in a cell that holds no number: the mark of a value not
+# measured, and a spreadsheet's formula errors (#DIV/0!, #VALUE!, #N/A, #REF!).
+NO_VALUE_MARKS = ("n/a", "#n/a", "na", "-", "--", "?", "none", "null", "nan", "missing", "tbd", "x")
+SPREADSHEET_ERROR = r"^#[A-Z][A-Z0-9/]*[!?]?$"
+SCIENTIFIC = r"^[+-]?(?:\d+[.]?\d*|[.]\d+)[eE][+-]?\d+$"
+
+
+def _unreadable_why_sql(column: str) -> str:
+    """SQL for what a cell that is no number is instead, where that says what to write (''
+    where it does not)."""
+    plain = (f"regexp_replace(regexp_replace(CAST(CAST(TRY_CAST({column} AS DOUBLE) AS DECIMAL(38, 10)) "
+             "AS VARCHAR), '0+$', ''), '[.]$', '')")
+    return f"""CASE
+        WHEN regexp_full_match({column}, '{SCIENTIFIC}') AND TRY_CAST({column} AS DOUBLE) < 1e27
+        THEN ': it is in scientific notation (write ' || {plain} || ')'
+        WHEN list_contains({_list(NO_VALUE_MARKS)}, lower(trim({column})))
+        THEN ': it marks no value (leave the cell blank where nothing was measured)'
+        WHEN regexp_full_match(upper(trim({column})), '{SPREADSHEET_ERROR}')
+        THEN ': it is a spreadsheet''s formula error (write the number measured, or leave the cell blank)'
+        ELSE '' END"""
+
+
+def _out_of_range_why_sql(m) -> str:
+    """SQL for why a number out of range may be so, where a common mistake explains it."""
+    if m.name != "cpu_busy_pct":
+        return "''"
+    return (f"CASE WHEN {m.name}_value > 100 THEN ': %CPU is the share of all the server''s cores, at "
+            "most 100 (a tool that sums the cores, as top does, prints up to 100 x cores: divide by "
+            "the cores)' ELSE '' END")
+
+
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
     short = _short_rows_sql(con, fmt)
     number = f"^(?:{NUMBER_PATTERN})$"
     decimal_comma = f"^(?:{DECIMAL_COMMA_PATTERN})\\s*[^\\d\\s.,]*$"
-    grouped = "^\\d{1,3}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
+    grouped = "^[1-9]\\d{0,2}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
     commas_are_decimal = _writes_decimal_commas(con, fmt, decimal_comma)
     size_tokens = [t for t in UNITS["size"] if t]
     tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
@@ -523,7 +554,9 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  THEN printf('%s is out of range', {_q(m.name)})
                  WHEN {m.name}_value IS NULL OR NOT isfinite({m.name}_value)
                  THEN printf('%s is not a number as a report prints one', {_q(m.name)})
+                      || {_unreadable_why_sql(m.name)}
                  WHEN {m.name}_value <= {m.low}{high} THEN printf('%s is out of range', {_q(m.name)})
+                      || {_out_of_range_why_sql(m)}
             END AS {m.name}_problem""")
     names_sql = ", ".join(f"CASE WHEN length({c}) > {MAX_NAME_LENGTH} THEN printf('{c} is %d "
                           f"characters long', length({c})) END AS {c}_problem" for c in NAME_COLUMNS)

@@ -107,11 +107,13 @@ METRICS: dict[str, tuple[str, str]] = {
     "producer_count": ("count", "Producers in the test configuration"),
 }
 
-NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
+# A comma groups thousands only after one to three digits, the first of them not a zero
+# ("2,300", "12,345,678"): "0,489" and "1234,5" are decimal commas, never 489 and 12345.
+NUMBER_PATTERN = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 # A number written with a decimal comma, as spreadsheets in many locales export it ("93,2",
-# "1.234,5"): never a report's printing, and not a thousands grouping (a comma followed by
-# exactly three digits reads as one, so "2,300" is 2300).
-DECIMAL_COMMA_PATTERN = r"\d+,(?:\d{1,2}|\d{4,})|\d{1,3}(?:\.\d{3})+,\d+"
+# "1.234,5", "0,489"): never a report's printing, and not a thousands grouping (a comma after
+# one to three digits and before exactly three reads as one, so "2,300" is 2300).
+DECIMAL_COMMA_PATTERN = r"\d+,(?:\d{1,2}|\d{4,})|0,\d+|\d{4,},\d+|\d{1,3}(?:\.\d{3})+,\d+"
 _QUANTITY = re.compile(rf"^\s*(?P<number>{NUMBER_PATTERN})\s*(?P<unit>[^\d\s.,][^\s]*)?\s*$")
 
 

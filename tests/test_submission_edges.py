@@ -125,14 +125,21 @@ def test_counts_written_as_floats_read_as_whole_numbers(box):
     assert filed == [(int(rows[0]["server_cores"]), 1)]
 
 
-@pytest.mark.parametrize("cell, says", [("-5", "out of range"), ("1e999", "out of range"),
-                                        ("1e3", "not a number as a report prints one")])
-def test_numbers_a_report_would_not_print_say_why(box, cell, says):
+@pytest.mark.parametrize("printed, cell, says", [
+    ("2864.4", "-5", "msg_rate is out of range"), ("2864.4", "1e999", "msg_rate is out of range"),
+    ("2864.4", "1e3", "msg_rate is not a number as a report prints one: it is in scientific notation (write 1000)"),
+    ("2864.4", "2.8644E+03", "it is in scientific notation (write 2864.4)"),
+    ("2864.4", "n/a", "msg_rate is not a number as a report prints one: it marks no value (leave the cell blank"),
+    ("2864.4", "#N/A", "it marks no value"),
+    ("2864.4", "#DIV/0!", "it is a spreadsheet's formula error (write the number measured, or leave the cell blank)"),
+    ("94.0", "190", "cpu_busy_pct is out of range: %CPU is the share of all the server's cores, at most 100"),
+])
+def test_numbers_a_report_would_not_print_say_why(box, printed, cell, says):
     lines = three_sizes(box["tmp"] / "plain.csv", "range box").read_text().splitlines()
     path = box["tmp"] / "range.csv"
-    path.write_text("\n".join([lines[0], lines[1].replace("2864.4", cell)]) + "\n")
+    path.write_text("\n".join([lines[0], lines[1].replace(printed, cell)]) + "\n")
     done = perfwh(box, "check", path)
-    assert done.returncode == 1 and f"msg_rate is {says}" in done.stdout, done.stdout
+    assert done.returncode == 1 and says in done.stdout, done.stdout
 
 
 def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
@@ -168,6 +175,25 @@ def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     path.write_text("\n".join(",".join(f'"{c}"' if "," in c else c for c in row) for row in cells) + "\n")
     done = perfwh(box, "check", path)
     assert "the file writes 2864,4'%s, so its comma" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_comma_after_a_leading_zero_or_four_digits_is_a_decimal_one(box):
+    """0,489 and 1234,5 group no thousands: in a comma-separated file (the cell quoted) they are
+    decimal commas, never 489 and 12345, and the message says what to write."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "zero box").read_text().splitlines()
+    cells = [line.split(",") for line in lines]
+    rate, cost = cells[0].index("msg_rate"), cells[0].index("cpu_ms_per_msg")
+    cells[1][cost], cells[2][rate] = "0,489", "2300,5"
+    for separator in (",", ";"):
+        path = box["tmp"] / f"zero{separator == ';'}.csv"
+        path.write_text("\n".join(separator.join(f'"{c}"' if "," in c else c for c in row)
+                                  for row in cells) + "\n")
+        done = perfwh(box, "check", path)
+        assert done.returncode == 1, done.stderr
+        says = {line.split(": error unreadable_value: ", 1)[1].split(" (expected")[0]
+                for line in done.stdout.splitlines() if "unreadable_value" in line}
+        hint = "has a decimal comma, which a report does not print: write"
+        assert says == {f"0,489: cpu_ms_per_msg {hint} 0.489", f"2300,5: msg_rate {hint} 2300.5"}, done.stdout
 
 
 def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
