@@ -117,8 +117,7 @@ def sniff(path: Path) -> CsvFormat:
     except csv.Error as err:
         raise ParseError(f"the header line cannot be read as CSV ({err})", 1,
                          expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS)) from None
-    # column names as the template spells them, whatever their case ("Product" is product)
-    header = [h.strip().strip('"').strip().lower() for h in cells]
+    header = [column_name(h) for h in cells]
     return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes)
 
 
@@ -147,10 +146,16 @@ def _scan(path: Path, codec: str) -> tuple[str, int, bool, bool]:
     return first, lines, quoted, blank
 
 
+def column_name(cell: str) -> str:
+    """A header cell as the template spells its column, whatever the case and the separators
+    between its words ("Product", "msg rate", "CPU-ms-per-msg")."""
+    return re.sub(r"[\s-]+", "_", cell.strip().strip('"').strip().lower())
+
+
 def _delimiter(header_line: str) -> str:
     """The separator that splits the header into the most template columns."""
     def hits(d: str) -> int:
-        names = {c.strip().strip('"').strip().lower() for c in header_line.split(d)}
+        names = {column_name(c) for c in header_line.split(d)}
         return len(names & set(TEMPLATE_COLUMNS))
     return max(DELIMITERS, key=lambda d: (hits(d), d == ","))
 
@@ -174,14 +179,31 @@ def looks_like_submission(path: Path) -> bool:
 
 
 def header_problem(header: Sequence[str]) -> str | None:
-    names = [h.strip().lstrip("\ufeff") for h in header]
+    """Why the header cannot be read, or None. A column it leaves out reads as blank - but not
+    a required one, not every measured one, and none while another of its names looks like a
+    misspelling of a column it lacks (a blank column would hide the misspelt one)."""
+    names = _names(header)
     missing = [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
-    if missing:
-        return f"missing columns {', '.join(missing)}" + _misspellings(missing, names)
+    hint = _misspellings(missing, names)
+    if any(c in REQUIRED_COLUMNS for c in missing) or hint:
+        return f"missing columns {', '.join(missing)}" + hint
+    if all(c in missing for c in METRIC_COLUMNS):
+        return f"no measured column: the header needs at least one of {', '.join(METRIC_COLUMNS)}"
     twice = sorted({c for c in names if c and names.count(c) > 1})
     if twice:
         return f"columns named twice: {', '.join(twice)}"
     return None
+
+
+def absent_columns(header: Sequence[str]) -> list[str]:
+    """The template's columns (beyond the optional deployment ones) a readable header leaves
+    out: they read as blank."""
+    names = _names(header)
+    return [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
+
+
+def _names(header: Sequence[str]) -> list[str]:
+    return [h.strip().lstrip("\ufeff") for h in header]
 
 
 def _misspellings(missing: list[str], names: list[str]) -> str:
@@ -290,6 +312,9 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
         if problem:
             raise ParseError(problem, 1, expected="the submission template header "
                              + ",".join(TEMPLATE_COLUMNS))
+        absent = absent_columns(fmt.header)
+        if absent and not any(n.startswith("no column") for n in fmt.notes):
+            fmt.notes.append(f"no column {', '.join(absent)} in the header: read as blank")
         lines = _line_map(fmt)
         readable = path if fmt.encoding in ("utf-8", "utf-8-sig") else _utf8_copy(fmt, scratch)
         _read_cells(con, readable, fmt, lines)

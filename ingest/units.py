@@ -38,6 +38,9 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "/s": ("msgs/s", "1"),
         "msgs/s": ("msgs/s", "1"),  # the unit written out, as a lab's tool may print it
         "msg/s": ("msgs/s", "1"),
+        "/sec": ("msgs/s", "1"),
+        "msgs/sec": ("msgs/s", "1"),
+        "msg/sec": ("msgs/s", "1"),
         "k": ("msgs/s", "1000"),  # the SI prefix; K, as the reports print it
         "K": ("msgs/s", "1000"),
         "k/s": ("msgs/s", "1000"),

@@ -19,7 +19,10 @@
 --   that count the same way (0.4414 typed 0.441 among 0.4082, 1.680 and 20.92: one digit
 --   short; read by decimals instead, the correct 0.4082 and 20.92 would look the strays) -
 --   where the column keeps its trailing zeros (stripping them, it prints fewer digits of
---   either kind by design). The
+--   either kind by design). A column that strips them may be printed either way (%.4g prints
+--   0.1190 as 0.119, 1.010 as 1.01; two decimals print 11.30 as 11.3), and a few cells cannot
+--   tell which: there a cell with more decimals is a stray only if it also prints more
+--   significant digits than most of the column (0.1123 beside 0.119 and 9.326 is not). The
 --   typo repair suggests the printing that matches the rest when one slip explains it.
 WITH batch AS NOT MATERIALIZED (SELECT * FROM {batch}),  -- read where used, not copied first
 params AS (SELECT 0.05 AS stray),
@@ -99,8 +102,16 @@ significant_columns AS (
     -- beside 13.29 is 11.30; its decimals are what it keeps to)
     WHERE u.rank = 1 AND u.alike > e.alike AND e.zeros > 0
 ),
+column_digits AS (
+    -- the count of significant digits most cells of each column print (on a tie, the more)
+    SELECT column_key, digits AS usual_digits
+    FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY column_key ORDER BY alike DESC, digits DESC) AS rank
+          FROM digit_tallies)
+    WHERE rank = 1
+),
 by_decimals AS (
-    SELECT * FROM keyed k
+    SELECT k.*, d.usual_digits FROM keyed k
+    JOIN column_digits d ON d.column_key = k.column_key
     WHERE NOT EXISTS (SELECT 1 FROM significant_columns s WHERE s.column_key = k.column_key)
 ),
 tallies AS (
@@ -152,8 +163,10 @@ odd AS (
     WHERE members - 1 >= min_others
       AND ((decimals > usual AND above <= greatest(1, stray * members)
             -- where the column strips trailing zeros (1.7 for 1.70), a few cells of a series
-            -- print fewer decimals by chance: only the column's own usual counts there
-            AND (grouping = 'column' OR column_zeros > 0))
+            -- print fewer decimals by chance: only the column's own usual counts there; and
+            -- its cells may as well be printed to significant digits (%.4g strips them too:
+            -- 0.1123 beside 0.119 and 9.326), so a stray prints more of both kinds
+            AND (column_zeros > 0 OR (grouping = 'column' AND digits_low > usual_digits)))
            OR (decimals < usual AND below <= greatest(1, stray * members)
                AND column_zeros - CASE WHEN trailing_zero THEN 1 ELSE 0 END > 0))
 )

@@ -6,8 +6,15 @@
 -- [0.35, 0.45]. The one definition of printed precision in SQL (ingest.units.decimals is
 -- the same rule for Python).
 CREATE MACRO printed_half_ulp(number) AS
-    0.5 * POWER(10, -(CASE WHEN contains(number, '.')
-                           THEN length(split_part(number, '.', 2)) ELSE 0 END));
+    CAST('5e-' || CAST(1 + CASE WHEN contains(number, '.')
+                                THEN length(split_part(number, '.', 2)) ELSE 0 END AS VARCHAR) AS DOUBLE);
+
+-- The same in the unit of ``factor``, as the nearest DOUBLE (written out in decimal and read
+-- once: 0.5 x 10^-4 x 0.001 computed in DOUBLE is 4.9999999999999996e-08, not 5e-08).
+CREATE MACRO printed_half_ulp_in(number, factor) AS
+    CAST(CAST(CAST(factor AS DECIMAL(38, 12)) * 5 AS VARCHAR) || 'e-'
+         || CAST(1 + CASE WHEN contains(number, '.')
+                          THEN length(split_part(number, '.', 2)) ELSE 0 END AS VARCHAR) AS DOUBLE);
 
 -- A number as printed, in the unit of ``factor`` (its unit's factor), as the nearest DOUBLE:
 -- through exact decimal arithmetic up to 12 decimals (476.71 us is 0.47671 ms, not
@@ -39,7 +46,7 @@ SELECT
     o.metric,
     m.unit,
     printed_value_in(o.number, vu.factor)                            AS value,
-    CAST(printed_half_ulp(o.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp,
+    printed_half_ulp_in(o.number, vu.factor)                        AS value_half_ulp,
     o.printed_value,
     o.size_printed                                                  AS message_size_printed,
     CAST(ROUND(CAST(o.size_number AS DECIMAL(38, 12)) * su.factor) AS BIGINT)
@@ -98,7 +105,7 @@ SELECT
     c.relative_persistent,
     c.relative_concurrency_kind,
     CAST(c.stated_date AS DATE)                                     AS stated_date,
-    CAST(printed_half_ulp(c.number) * CAST(vu.factor AS DOUBLE) AS DOUBLE) AS value_half_ulp,
+    printed_half_ulp_in(c.number, vu.factor)                        AS value_half_ulp,
     c.topology,
     c.queue_managers,
     CAST(c.simulated_latency_ms AS DOUBLE)                          AS simulated_latency_ms,

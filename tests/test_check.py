@@ -177,6 +177,26 @@ def test_a_column_printed_to_significant_digits_holds_no_stray_and_a_typed_extra
     assert [f["printed_value"] for f in stray] == ["0.0936"]
 
 
+def test_a_column_stripping_zeros_may_be_printed_to_significant_digits(tmp_path, built_warehouse):
+    """A tool printing %.4g writes 0.1190 as 0.119 and 1.010 as 1.01: fewer digits of both
+    kinds by design, so 0.1123 beside them is no stray (read by decimals it would be the one
+    cell of four among three of three). In a column of two decimals stripping zeros (11.3 for
+    11.30), a digit typed in, more of both kinds, still is one."""
+    sizes = ("256B", "1KB", "4KB", "16KB", "64KB", "256KB", "1MB")
+
+    def warned(name: str, costs: tuple) -> list[str]:
+        rows = [dict(ISO_ROW, platform="gformat lab", scenario="Tiny Echo", message_size_bytes=size,
+                     msg_rate="", cpu_busy_pct="", cpu_ms_per_msg=cost)
+                for size, cost in zip(sizes, costs)]
+        found = check(write_csv(tmp_path / name, rows), warehouse=built_warehouse).findings
+        return [f["printed_value"] for f in found if f["rule"] == "printed_precision"]
+
+    assert warned("g4.csv", ("0.1123", "0.119", "0.2", "1.01", "2.417", "9.326", "12.35")) == []
+    two = ("1.01", "1.86", "2.53", "11.3", "13.29", "17.4", "21.75")
+    assert warned("two.csv", two) == []
+    assert warned("extra.csv", two[:-1] + ("21.751",)) == ["21.751"]
+
+
 def test_a_digit_dropped_from_a_column_printed_to_significant_digits_is_the_stray(tmp_path, built_warehouse):
     """Costs printed to four significant digits, 0.4414 typed 0.441: the column no longer prints
     one count of significant digits throughout, but seven of its eight cells still do, where

@@ -208,6 +208,44 @@ def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
         in done.stderr, done.stderr
 
 
+def test_columns_left_out_read_as_blank_and_names_read_with_spaces(box):
+    """A lab that measures no %CPU and runs no replicas leaves their columns out; names typed
+    with spaces or hyphens are the template's. A header without any measured column, or
+    without a required one, is refused; so is one that lacks a column it may have misspelt."""
+    plain = three_sizes(box["tmp"] / "plain.csv", "narrow box")
+    with open(plain, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    keep = [c for c in rows[0] if c not in ("replicas", "cpu_busy_pct")]
+
+    def written(name: str, columns: list[str], header: list[str] | None = None) -> Path:
+        path = box["tmp"] / name
+        lines = [",".join(header or columns)] + [",".join(r[c] for c in columns) for r in rows]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    spaced = [c.replace("_", " ").title() if c.startswith(("msg", "cpu")) else c for c in keep]
+    spaced[keep.index("product_version")] = "Product-Version"
+    done = perfwh(box, "check", "--json", written("narrow.csv", keep, spaced))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no column replicas, cpu_busy_pct in the header: read as blank" in done.stderr
+    assert perfwh(box, "add", box["tmp"] / "narrow.csv").returncode == 0
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        filed = con.sql("SELECT count(*), count(cpu_busy_pct), count(replicas) FROM measurements "
+                        "WHERE platform = 'narrow box'").fetchall()
+    finally:
+        con.close()
+    assert filed == [(3, 0, 0)]
+    unmeasured = [c for c in keep if c not in ("msg_rate", "cpu_ms_per_msg")]
+    done = perfwh(box, "check", written("none.csv", unmeasured))
+    assert done.returncode == 2 and "no measured column" in done.stderr, done.stderr
+    done = perfwh(box, "check", written("noscenario.csv", [c for c in keep if c != "scenario"]))
+    assert done.returncode == 2 and "missing columns" in done.stderr and "scenario" in done.stderr
+    misspelt = [c if c != "cpu_ms_per_msg" else "cpu_ms_per_mgs" for c in keep]
+    done = perfwh(box, "check", written("misspelt.csv", keep, misspelt))
+    assert done.returncode == 2 and "'cpu_ms_per_mgs' for cpu_ms_per_msg" in done.stderr, done.stderr
+
+
 # -- names --------------------------------------------------------------------------------
 
 def test_a_name_too_long_to_file_is_refused_by_check_and_add_alike(box):
