@@ -183,7 +183,7 @@ def header_problem(header: Sequence[str]) -> str | None:
     a required one, not every measured one, and none while another of its names looks like a
     misspelling of a column it lacks (a blank column would hide the misspelt one)."""
     names = _names(header)
-    missing = [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
+    missing = absent_columns(header)
     hint = _misspellings(missing, names)
     if any(c in REQUIRED_COLUMNS for c in missing) or hint:
         return f"missing columns {', '.join(missing)}" + hint
