@@ -197,6 +197,30 @@ def test_a_column_stripping_zeros_may_be_printed_to_significant_digits(tmp_path,
     assert warned("extra.csv", two[:-1] + ("21.751",)) == ["21.751"]
 
 
+def test_a_faster_bigger_message_at_a_busier_cpu_is_no_anomaly_unless_faster_per_cpu(tmp_path, built_warehouse):
+    """A run where the client sets the pace keeps the CPU less busy: 6848.1 msgs/s at 256 bytes
+    and 86.8 % CPU, then 7303.3 msgs/s at 1 KB and 95.4 % - faster, busier and dearer per
+    message (1.014 -> 1.045 ms, as cores x %CPU x 10 / rate gives). The rate is compared per
+    %CPU where both rows print it; without %CPU the faster bigger message is still flagged,
+    and so is one faster per %CPU too."""
+    def warned(name: str, rows: list[tuple]) -> list[str]:
+        written = [dict(ISO_ROW, platform="paced lab", scenario="HTTP Paced", message_size_bytes=size,
+                        persistent="true", msg_rate=rate, cpu_busy_pct=busy, cpu_ms_per_msg=cost)
+                   for size, rate, busy, cost in rows]
+        found = check(write_csv(tmp_path / name, written), warehouse=built_warehouse).findings
+        assert not [f for f in found if f["severity"] == "error"], found
+        return [f["message"] for f in found if f["rule"] == "monotonic_sweep"]
+
+    paced = [("256", "6848.1", "86.8", "1.014"), ("1024", "7303.3", "95.4", "1.045"),
+             ("4096", "6448.1", "93.9", "1.165")]
+    assert warned("paced.csv", paced) == []
+    assert len(warned("rates.csv", [(size, rate, "", "") for size, rate, _b, _c in paced])) == 1
+    faster = paced[:1] + [("1024", "7303.3", "86.8", "0.951")] + paced[2:]
+    [message] = [m for m in warned("faster.csv", faster) if m.startswith("rate")]  # the cost fell too
+    assert "7303.3 msgs/s at 1024 bytes is above 6848.1 msgs/s at 256 bytes" in message
+    assert "at 86.8 % CPU against 86.8 %" in message
+
+
 def test_a_digit_dropped_from_a_column_printed_to_significant_digits_is_the_stray(tmp_path, built_warehouse):
     """Costs printed to four significant digits, 0.4414 typed 0.441: the column no longer prints
     one count of significant digits throughout, but seven of its eight cells still do, where
