@@ -23,6 +23,7 @@ import codecs
 import csv
 import difflib
 import io
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -117,7 +118,9 @@ def sniff(path: Path) -> CsvFormat:
     except csv.Error as err:
         raise ParseError(f"the header line cannot be read as CSV ({err})", 1,
                          expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS)) from None
-    header = [column_name(h) for h in cells]
+    header, units = _header_units(cells)
+    if units:
+        notes.append(units)
     return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes)
 
 
@@ -152,10 +155,55 @@ def column_name(cell: str) -> str:
     return re.sub(r"[\s-]+", "_", cell.strip().strip('"').strip().lower())
 
 
+# A header cell may give its column's unit after the name, as spreadsheets title columns:
+# "msg_rate (msgs/s)", "CPU ms per msg [ms]".
+_HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[]\s*(?P<unit>[^()\[\]]*?)\s*[)\]]$")
+# The quantity of each template column a unit may follow (`ingest.units.UNITS`), and the
+# names such a column has without the unit its name ends in ("message_size (bytes)").
+_QUANTITY_OF = {"message_size_bytes": "size", **{m.name: m.quantity for m in METRIC_COLUMNS.values()}}
+_STEMS = {c[:-len(end)]: c for c in _QUANTITY_OF for end in ("_bytes", "_pct") if c.endswith(end)}
+
+
+def header_column(cell: str) -> tuple[str, str | None]:
+    """(the column a header cell names, the unit it gives after the name or None). A unit is
+    read only where it is one of the column's own units' spellings ("msg_rate (msgs/s)",
+    "cpu_busy_pct [%]"); anything else in brackets stays part of the name."""
+    name = column_name(cell)
+    found = _HEADER_UNIT.match(cell.strip().strip('"').strip())
+    if name in TEMPLATE_COLUMNS or not found:
+        return name, None
+    base, unit = column_name(found.group("name")), found.group("unit")
+    base = _STEMS.get(base, base)
+    if base in _QUANTITY_OF and unit in UNITS[_QUANTITY_OF[base]] and unit:
+        return base, unit
+    return name, None
+
+
+def _header_units(cells: list[str]) -> tuple[list[str], str | None]:
+    """The header's column names and a note on the units it gives; a unit other than the one
+    the column is in ("cpu_ms_per_msg (us)") is refused: its cells, bare numbers, would be
+    read in the column's own unit."""
+    names, units = [], []
+    for cell in cells:
+        name, unit = header_column(cell)
+        names.append(name)
+        if unit is None:
+            continue
+        canonical, factor = UNITS[_QUANTITY_OF[name]][unit]
+        if factor != "1":
+            raise ParseError(f"the header gives {name} in {unit} ({cell.strip()!r}), but the "
+                             f"column is in {canonical}", 1,
+                             expected=f"{name}'s numbers in {canonical}, or the unit in each cell "
+                                      f"(e.g. 2.5 {unit}) and none in the header")
+        units.append(f"{name} ({unit})")
+    note = f"the header's units are the columns' own: {', '.join(units)}" if units else None
+    return names, note
+
+
 def _delimiter(header_line: str) -> str:
     """The separator that splits the header into the most template columns."""
     def hits(d: str) -> int:
-        names = {column_name(c) for c in header_line.split(d)}
+        names = {header_column(c)[0] for c in header_line.split(d)}
         return len(names & set(TEMPLATE_COLUMNS))
     return max(DELIMITERS, key=lambda d: (hits(d), d == ","))
 
@@ -193,6 +241,24 @@ def header_problem(header: Sequence[str]) -> str | None:
     if twice:
         return f"columns named twice: {', '.join(twice)}"
     return None
+
+
+# How far below line 1 a header is looked for, to say that a title or notes stand above it.
+HEADER_SEARCH_LINES = 10
+
+
+def _header_further_down(fmt: CsvFormat) -> str:
+    """Where the first line is no header: the line below that reads as one, if any ("; line 3
+    reads as the header ..."), else ''."""
+    with open(fmt.path, encoding=fmt.encoding, newline="") as handle:
+        for number, text in enumerate(itertools.islice(handle, 1, HEADER_SEARCH_LINES), start=2):
+            line = text.rstrip("\r\n")
+            cells = next(csv.reader([line], delimiter=_delimiter(line)), [])
+            names = [header_column(c)[0] for c in cells]  # a hint: its units are not checked
+            if names and header_problem(names) is None:
+                return (f"; line {number} reads as the header (a title or notes above it?): the "
+                        "header must be line 1")
+    return ""
 
 
 def absent_columns(header: Sequence[str]) -> list[str]:
@@ -310,8 +376,8 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
         fmt = fmt or sniff(path)
         problem = header_problem(fmt.header)
         if problem:
-            raise ParseError(problem, 1, expected="the submission template header "
-                             + ",".join(TEMPLATE_COLUMNS))
+            raise ParseError(problem + _header_further_down(fmt), 1,
+                             expected="the submission template header " + ",".join(TEMPLATE_COLUMNS))
         absent = absent_columns(fmt.header)
         if absent and not any(n.startswith("no column") for n in fmt.notes):
             fmt.notes.append(f"no column {', '.join(absent)} in the header: read as blank")

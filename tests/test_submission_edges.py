@@ -208,6 +208,39 @@ def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
         in done.stderr, done.stderr
 
 
+def test_a_header_may_give_each_column_its_own_unit_and_stand_below_a_title(box):
+    """Spreadsheets title columns with their units: "msg_rate (msgs/s)", "cpu_busy_pct [%]",
+    "message_size (bytes)" are the template's columns, read as such with a note. A unit other
+    than the column's own is refused (its bare numbers would be read in the column's unit), and
+    a header below a title line is named where it stands."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "unit header box").read_text().splitlines()
+    titled = {"message_size_bytes": "message_size (bytes)", "msg_rate": "Msg Rate (msgs/s)",
+              "cpu_busy_pct": "cpu_busy_pct [%]", "cpu_ms_per_msg": "CPU ms per msg (ms)"}
+    header = ",".join(titled.get(c, c) for c in lines[0].split(","))
+    units = box["tmp"] / "units.csv"
+    units.write_text("\n".join([header] + lines[1:]) + "\n", encoding="utf-8")
+    plain = perfwh(box, "check", "--json", box["tmp"] / "plain.csv")
+    done = perfwh(box, "check", "--json", units)
+    assert done.returncode == plain.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == json.loads(plain.stdout)
+    assert ("the header's units are the columns' own: message_size_bytes (bytes), msg_rate (msgs/s), "
+            "cpu_busy_pct (%), cpu_ms_per_msg (ms)") in done.stderr
+    micro = box["tmp"] / "micro.csv"
+    micro.write_text("\n".join([header.replace("CPU ms per msg (ms)", "cpu_ms_per_msg (us)")]
+                               + lines[1:]) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", micro)
+    assert done.returncode == 2
+    assert "micro.csv:1: the header gives cpu_ms_per_msg in us ('cpu_ms_per_msg (us)'), but the " \
+           "column is in ms" in done.stderr, done.stderr
+    title = box["tmp"] / "title.csv"
+    title.write_text("\n".join(["Results export - run 2026-11-30", ""] + lines) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", title)
+    assert done.returncode == 2
+    assert "title.csv:1: missing columns product" in done.stderr
+    assert "line 3 reads as the header (a title or notes above it?): the header must be line 1" \
+        in done.stderr, done.stderr
+
+
 def test_columns_left_out_read_as_blank_and_names_read_with_spaces(box):
     """A lab that measures no %CPU and runs no replicas leaves their columns out; names typed
     with spaces or hyphens are the template's. A header without any measured column, or
