@@ -42,7 +42,12 @@ SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact
        COALESCE(msg_rate_printed, cpu_ms_per_msg_printed) AS printed_value,
        printf('the same key (%s, %s bytes, %s) is printed at line %d with %s and here with %s',
               scenario, COALESCE(CAST(message_size_bytes AS VARCHAR), 'no size'),
-              replace(config_key, '|', ' '), first_line, first_tuple, printed_tuple) AS message,
+              COALESCE(nullif(replace(config_key, '|', ' '), ''), 'no configuration'),
+              first_line, first_tuple, printed_tuple)
+       -- a lab's export of every run repeats each key
+       || CASE WHEN source_family = 'submission'
+               THEN '; repeated runs? a key is one measurement: file one row for it (the runs'' '
+                    || 'mean, say), or waive the later ones as measured again' ELSE '' END AS message,
        first_row AS related_row_id
 FROM keyed
 WHERE subject AND source_line > first_line

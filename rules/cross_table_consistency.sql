@@ -34,7 +34,7 @@ twice AS (
     -- unpivot every engine reads)
     SELECT * FROM (
         SELECT m.world, m.subject, m.row_id, m.filed_order, m.source, m.source_line, m.table_title,
-               m.measurement_key, x.metric,
+               m.source_family, m.measurement_key, x.metric,
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct
                     ELSE m.cpu_ms_per_msg END AS value,
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_half_ulp
@@ -48,7 +48,7 @@ twice AS (
     ) WHERE value IS NOT NULL
 ), pairs AS (
     SELECT b.*, a.row_id AS other_row, a.printed AS other_printed, a.source AS other_source, a.source_line AS other_line,
-           a.table_title AS other_table,
+           a.table_title AS other_table, a.source_family AS other_family,
            ROW_NUMBER() OVER (PARTITION BY b.world, b.row_id, b.metric
                               ORDER BY a.filed_order, a.source, a.source_line) AS nth
     FROM metrics b
@@ -62,7 +62,11 @@ twice AS (
 SELECT world, row_id, fact_id, source, source_line, table_title, metric,
        printed AS printed_value,
        printf('%s is %s here but %s for the same test and configuration in %s (%s:%d)',
-              metric, printed, other_printed, other_table, other_source, other_line) AS message,
+              metric, printed, other_printed, other_table, other_source, other_line)
+       -- a lab's run of a test it filed before, not a transcription of it
+       || CASE WHEN source_family = 'submission' AND other_family = 'submission' AND other_source <> source
+               THEN '; measured again? waive it as such, or file this run with --revision-of '
+                    || other_source || ' if it replaces that one' ELSE '' END AS message,
        other_row AS related_row_id,
        CASE WHEN other_source <> source THEN other_printed END AS suggested_value
 FROM pairs

@@ -355,6 +355,32 @@ def test_a_file_repeating_rows_filed_before_is_refused_row_by_row(box):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_repeated_runs_are_told_how_to_be_filed(box):
+    """A lab's export of every run repeats each key with other numbers: the errors say a key is
+    one measurement and how to file it; a run filed after an earlier one says it may be waived
+    as measured again, or file as a revision of that one."""
+    first = three_sizes(box["tmp"] / "run1.csv", "runs box")
+    rows = first.read_text(encoding="utf-8").splitlines()
+    slower = {"2864.4": "2858.1", "2300.5": "2296.0", "1362.3": "1358.2"}  # each run a little off
+    again = [next(r.replace(a, b) for a, b in slower.items() if a in r) for r in rows[1:]]
+    both = box["tmp"] / "runs.csv"
+    both.write_text("\n".join(rows + again) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", "--json", both)
+    found = [f for f in json.loads(done.stdout) if f["severity"] == "error"]
+    assert [(f["rule"], f["line"]) for f in found] == [("conflicting_key", n) for n in (5, 6, 7)], done.stdout
+    assert "(ISO 8583 Transformation, 1384 bytes, flow_copies) is printed at line 4" in found[2]["message"]
+    assert found[2]["message"].endswith("repeated runs? a key is one measurement: file one row for it "
+                                        "(the runs' mean, say), or waive the later ones as measured again")
+    assert perfwh(box, "add", first).returncode == 0
+    second = box["tmp"] / "run2.csv"
+    second.write_text("\n".join(rows[:1] + again) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", "--json", second)
+    found = [f for f in json.loads(done.stdout) if f["severity"] == "error"]
+    assert [(f["rule"], f["line"]) for f in found] == [("cross_table_consistency", n) for n in (2, 3, 4)]
+    assert found[2]["message"].endswith("; measured again? waive it as such, or file this run with "
+                                        "--revision-of run1.csv if it replaces that one")
+
+
 def test_rows_of_takes_a_reports_path_and_names_the_sources_it_knows(box):
     by_name = subprocess.run(PERFWH + ["template", "--rows-of", "ace13-openshift-2025.txt", "--db",
                                        str(box["db"])], capture_output=True, text=True, check=True)
