@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -69,11 +69,14 @@ def parse_size(text: str) -> int:
     from ingest.records import ParseError
     from ingest.units import UNITS, quantity
 
+    if text.strip().startswith("-"):
+        raise SizingError(f"--size {text!r}: a message size is positive (from 1 byte to 1 GiB)")
     try:
         q = quantity(text, "size")
     except ParseError as err:
-        detail = err.message + (f" (expected {err.expected})" if err.expected else "")
-        raise SizingError(f"--size {text!r}: {detail}") from None
+        units = ", ".join(t for t in UNITS["size"] if t)
+        raise SizingError(f"--size {text!r}: {err.message} (expected a number of bytes, or a number "
+                          f"with a unit: {units}, e.g. 64KB or 2MB; 1k = 1024)") from None
     from ingest.vocabulary import MAX_MESSAGE_BYTES
 
     value = Decimal(q.number) * Decimal(UNITS["size"][q.unit][1])
@@ -255,6 +258,8 @@ def series_flags(con: duckdb.DuckDBPyConnection, fits: list[dict]) -> dict[int, 
 
 def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     """Answer a sizing question; the dict is what --json prints."""
+    if not q.scenario.strip():
+        raise SizingError("--scenario '': give a scenario's name (or part of it), e.g. 'JSON Parse'")
     if not q.rate > 0:
         raise SizingError(f"--rate {q.rate}: the message rate must be positive (msgs/s)")
     if not 0 < q.utilisation <= 1:
@@ -306,14 +311,12 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         return answer
     if not matched:
         if not _scenario_names(all_names, q.scenario):
-            close = difflib.get_close_matches(q.scenario, sorted(all_names), n=5, cutoff=0.4)
-            warnings.insert(0, f"no scenario matches {q.scenario!r}"
-                            + (f"; similar: {', '.join(close)}" if close else
-                               f"; scenarios with models: {', '.join(sorted(all_names))}"))
+            warnings.insert(0, _no_scenario(con, q.scenario, all_names))
         else:
             warnings.insert(0, "no fitted series matches the scenario "
                             f"{q.scenario!r} with the given product, version, platform, configuration, "
-                            "persistence and report: no answer")
+                            "persistence and report: no answer"
+                            + _why_none(fits + unfitted, _scenario_names(all_names, q.scenario), q))
         return answer
     for row in matched:
         candidate = {**_series_summary(row), "model": row["model"],
@@ -381,6 +384,73 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
 CAPACITY_OPTION = {"server_cores": "--cores", "concurrency_kind": "--config", "concurrency": "--config",
                    "replicas": "--config", "tshirt": "--config", "cpu_limit_cores": "--config"}
 CAPACITY_KEYS = set(CAPACITY_OPTION)
+
+
+# The filters of a sizing question beside the scenario: the option, the series' column it
+# reads and the query's field, for saying which of them leaves no series.
+_FILTERS = (("--product", "product", "product"), ("--version", "product_version", "version"),
+            ("--platform", "platform", "platform"), ("--config", None, "config"),
+            ("--persistent/--non-persistent", "persistent", "persistent"), ("--report", "source", "report"),
+            ("--cores", "server_cores", "cores"))
+
+
+def _why_none(rows: list[dict], names: set[str], q: SizeQuery) -> str:
+    """Which given filters leave none of the scenario's series, each with the values its series
+    have there ("; --product 'ACEE': its series have product ACE, IIB"), or ''."""
+    of_scenario = [r for r in rows if r["scenario"].lower() in names]
+    asked = [(option, column, f) for option, column, f in _FILTERS if getattr(q, f) is not None]
+    unfiltered = SizeQuery(q.scenario, q.size, q.rate)
+    said = []
+    for option, column, field_name in asked:
+        if any(_matches(r, replace(unfiltered, **{field_name: getattr(q, field_name)})) for r in of_scenario):
+            continue  # this one alone leaves some: it is the combination
+        values = sorted({_filter_value(r, column) for r in of_scenario})
+        shown = ", ".join(values[:8]) + (f" and {len(values) - 8} more" if len(values) > 8 else "")
+        said.append(f"{_asked_text(option, getattr(q, field_name))} matches none of its series, "
+                    f"which have {shown}")
+    if not said and len(asked) > 1:
+        said.append("each of " + ", ".join(o for o, _c, _f in asked) + " matches some of its series, "
+                    "but none matches them all")
+    return "; " + "; ".join(said) if said else ""
+
+
+def _filter_value(row: dict, column: str | None) -> str:
+    """A series' value of a filter as the option takes it."""
+    if column is None:
+        return config_label(row)
+    if column == "persistent":
+        return "persistent" if row["persistent"] else "non-persistent"
+    return str(row[column])
+
+
+def _asked_text(option: str, value) -> str:
+    if option.startswith("--persistent"):
+        return "--persistent" if value else "--non-persistent"
+    return f"{option} {value!r}"
+
+
+def _no_scenario(con: duckdb.DuckDBPyConnection, wanted: str, modelled: set[str]) -> str:
+    """Why a scenario no model knows has no answer: measured without a CPU cost per message
+    (nothing to model), or unknown - then the names it may have meant."""
+    try:
+        measured = {r["scenario"]: r for r in _rows(con, """
+            SELECT scenario, string_agg(DISTINCT source, ', ' ORDER BY source) AS sources,
+                   count(cpu_ms_per_msg) AS costs, count(DISTINCT message_size_bytes) AS sizes
+            FROM measurements WHERE scenario IS NOT NULL GROUP BY scenario""")}
+    except duckdb.CatalogException:  # a warehouse of model tables alone
+        measured = {}
+    known = _scenario_names(set(measured), wanted)
+    if known:
+        facts = [measured[n] for n in sorted(measured) if n.lower() in known]
+        why = "; ".join(f"{r['scenario']} ({r['sources']}): "
+                        + ("no CPU cost per message is printed for it" if not r["costs"] else
+                           f"{r['costs']} CPU cost(s) at {r['sizes']} message size(s), too few to fit a "
+                           "series") for r in facts[:5])
+        return f"no model for {wanted!r}: measured, but {why}"
+    close = difflib.get_close_matches(wanted, sorted(modelled), n=5, cutoff=0.4)
+    return (f"no scenario matches {wanted!r}"
+            + (f"; similar: {', '.join(close)}" if close else
+               f"; scenarios with models: {', '.join(sorted(modelled))}"))
 
 
 def _outside(size_bytes: int, series: dict) -> bool:

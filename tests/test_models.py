@@ -1006,6 +1006,13 @@ def test_size_reports_no_matching_series(modelled):
     done = perfwh("size", *ESQL, "--product", "WBIMB", "--size", "1k", "--rate", "10", "--db", modelled)
     assert done.returncode == 1
     assert "warning: no fitted series matches" in done.stdout
+    # which filter leaves none, and what the scenario's series have instead
+    assert "--product 'WBIMB' matches none of its series, which have ACE, IIB" in done.stdout, done.stdout
+    # a scenario measured without a CPU cost has nothing to model, and says so
+    done = perfwh("size", "--scenario", "JMSQUEUE", "--size", "1k", "--rate", "10", "--db", modelled)
+    assert done.returncode == 1
+    assert ("no model for 'JMSQUEUE': measured, but JMSQUEUE (messagesight1-2013.txt): no CPU cost per "
+            "message is printed for it") in done.stdout, done.stdout
 
 
 def test_size_picks_the_capacity_nearest_the_answer_and_lists_the_others(modelled):
@@ -1058,7 +1065,11 @@ def test_size_names_series_that_exclusions_left_unfitted(modelled, mcon):
 
 def test_size_rejects_bad_input(modelled, tmp_path):
     done = perfwh("size", *ESQL, "--size", "50 parsecs", "--rate", "500", "--db", modelled)
-    assert done.returncode == 2 and "unknown unit" in done.stderr
+    assert done.returncode == 2 and "unknown unit" in done.stderr and "e.g. 64KB or 2MB" in done.stderr
+    done = perfwh("size", *ESQL, "--size=-5KB", "--rate", "500", "--db", modelled)
+    assert done.returncode == 2 and "a message size is positive" in done.stderr, done.stderr
+    done = perfwh("size", "--scenario", " ", "--size", "5KB", "--rate", "500", "--db", modelled)
+    assert done.returncode == 2 and "give a scenario's name" in done.stderr, done.stderr
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "-5", "--db", modelled)
     assert done.returncode == 2
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--utilisation", "1.5", "--db", modelled)
