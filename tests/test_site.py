@@ -441,6 +441,23 @@ def test_the_models_page_shows_model_accuracy_as_kept_not_rounded_twice(site, wh
             assert value is None or f"{value:.2f} %" in page, value
 
 
+def test_ids_print_as_ids_and_authored_names_as_code(site, wh):
+    """A finding's or a series' id is a name, not a quantity (8686364001269420, not
+    8,686,364,001,269,420); the captions, rules' reasons and tables' descriptions write command
+    and column names in backticks, which the pages show as code, never as backticks."""
+    result, _, _ = site
+    pages = {name: (result.out / "site" / f"{name}.html").read_text(encoding="utf-8")
+             for name in ("quality", "models", "downloads")}
+    finding = wh.sql("SELECT min(finding_id) FROM dq_findings").fetchall()[0][0]
+    series = wh.sql("SELECT min(series_id) FROM model_fits").fetchall()[0][0]
+    assert f">{finding}<" in pages["quality"] and f"{finding:,}" not in pages["quality"]
+    assert f">{series}<" in pages["models"] and f"{series:,}" not in pages["models"]
+    for name, text in pages.items():
+        visible = re.sub(r"<(script|style)\b.*?</\1>", "", text, flags=re.S)
+        assert "`" not in re.sub(r"<[^>]+>", "", visible), name
+    assert "<code>perfwh size</code>" in pages["models"]
+
+
 def test_the_compare_pages_ratios_are_the_printed_numbers_ratios_to_four_digits(site):
     """Each ratio cell is b / a of the two printed numbers beside it, to four significant digits
     (0.7617 for 363.13 us / 476.71 us, not 0.7620: a ratio rounded to three decimals and then
@@ -738,6 +755,8 @@ def test_the_post_render_step_runs_again_on_the_same_output(site, tmp_path):
     docs = sorted((out / "site" / "data-docs").rglob("*.html"))
     assert docs
     for page in docs:
+        # GX inlines its styles, whose logo is fetched from S3: a reader offline loads nothing
+        assert not re.search(r"url\(\s*[\"']?(https?:)?//", page.read_text(encoding="utf-8")), page
         for tag_, attr, value in _parse(page).links:
             if tag_ in ("a",) or re.match(r"^([a-z]+:|//|#)", value):
                 continue

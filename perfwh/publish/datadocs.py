@@ -82,6 +82,7 @@ def publish(source: Path, target: Path, vega_bundle: Path, node_modules: Path = 
     pages = sorted(target.rglob("*.html"))
     for page in pages:
         text = _localised(page.read_text(encoding="utf-8"), page, target, vega_bundle, used)
+        text = _EXTERNAL_URL.sub("none", text)  # the same styles, inlined in each page
         if back is not None:
             text = _with_link_back(text, page, os.path.relpath(target / back[0], page.parent).replace(os.sep, "/"),
                                    back[1])

@@ -52,6 +52,12 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def prose(value: Any) -> Html:
+    """Authored text (a caption, a rule's reason, a table's comment) as HTML: escaped, with its
+    `backticked` names as code, as the README writes them."""
+    return Html(re.sub(r"`([^`\n]+)`", r"<code>\1</code>", esc(value)))
+
+
 def join(parts: Iterable[Any], sep: str = "") -> Html:
     return Html(esc(sep).join(esc(p) for p in parts))
 
@@ -140,7 +146,7 @@ def table(columns: Sequence[Any], rows: Iterable[Sequence[Any]], *, caption: Any
                    and any(is_numeric(r[i]) for r in rows) for i in range(len(columns))]
     out = [f'<div class="table-wrap"><table class="{esc(class_)}"' + (f' id="{esc(id_)}"' if id_ else "") + ">"]
     if caption is not None:
-        out.append(f"<caption>{esc(caption)}</caption>")
+        out.append(f"<caption>{prose(caption)}</caption>")
     out.append("<thead>")
     for header in header_rows or []:
         out.append("<tr>" + "".join(
@@ -234,6 +240,6 @@ def chart(chart: Any, name: str, caption: Any = None) -> Html:
            f'<script type="application/json" class="perfwh-spec">{json_for_script(spec)}</script>',
            '<noscript>This chart needs JavaScript.</noscript></div>']
     if caption is not None:
-        out.append(f"<figcaption>{esc(caption)}</figcaption>")
+        out.append(f"<figcaption>{prose(caption)}</figcaption>")
     out.append("</figure>")
     return Html("".join(out))

@@ -1,7 +1,7 @@
 """The downloads page: the DuckDB file, and every table and contract view as Parquet and CSV."""
 from __future__ import annotations
 
-from perfwh.publish.html import Html, link, table, tag
+from perfwh.publish.html import Html, link, prose, table, tag
 
 from .common import columns_of, db_path, query, relations
 
@@ -30,7 +30,7 @@ def page() -> Html:
                 '</code></pre>')]
     body = [(t["name"], t["kind"], counts[t["name"]], ncols[t["name"]],
              link("Parquet", f"downloads/parquet/{t['name']}.parquet"), link("CSV", f"downloads/csv/{t['name']}.csv"),
-             t["comment"]) for t in listed]
+             prose(t["comment"])) for t in listed]
     out.append(table(["Table", "Kind", "Rows", "Columns", "Parquet", "CSV", "What it holds"], body,
                      numeric=[False, False, True, True, False, False, False]))
     return Html("".join(str(x) for x in out))

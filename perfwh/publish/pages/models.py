@@ -69,7 +69,7 @@ def fits() -> Html:
     if not has("model_fits"):
         return note("model_fits is not built in this warehouse.", "warning")
     rows = query("SELECT * FROM model_fits ORDER BY series_label, series_id")
-    body = [(r["series_id"], r["series_label"], r["model"], r["sizes"],
+    body = [(str(r["series_id"]), r["series_label"], r["model"], r["sizes"],
              f"{size_label(r['min_size_bytes'])} to {size_label(r['max_size_bytes'])}",
              _interval(r["fixed_ms"], r.get("fixed_ms_lower_95"), r.get("fixed_ms_upper_95")),
              _interval(r["ms_per_kb"], r.get("ms_per_kb_lower_95"), r.get("ms_per_kb_upper_95")),

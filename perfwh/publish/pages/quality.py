@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from perfwh.publish import datadocs
-from perfwh.publish.html import Html, anchor_id, chart, esc, link, note, plain, table, tag
+from perfwh.publish.html import Html, anchor_id, chart, esc, link, note, plain, prose, table, tag
 
 from .common import columns_of, db_path, has, query, where
 
@@ -76,7 +76,7 @@ def findings() -> Html:
         out.append(f'<section class="rule" id="{anchor_id("rule", rule)}">')
         out.append(tag("h3", f"{rule} ({len(found)})"))
         if info:
-            out.append(tag("p", Html(f"<strong>{esc(info.get('severity'))}</strong> \u00b7 ") + info.get("reason", ""),
+            out.append(tag("p", Html(f"<strong>{esc(info.get('severity'))}</strong> \u00b7 ") + prose(info.get("reason", "")),
                            class_="rule-reason"))
         if not found:
             out.append(tag("p", "No finding: the rule holds on every row.", class_="muted"))
@@ -85,7 +85,7 @@ def findings() -> Html:
         body, ids = [], []
         for f in found:
             suggestion = f.get("suggested_value")
-            body.append((f["finding_id"], tag("span", f["severity"], class_=f"sev sev-{anchor_id(f['severity'])}"),
+            body.append((str(f["finding_id"]), tag("span", f["severity"], class_=f"sev sev-{anchor_id(f['severity'])}"),
                          where(f["source"], f["source_line"]), f.get("table_title"), f.get("metric"),
                          f.get("printed_value"),
                          tag("strong", suggestion) if suggestion not in (None, "") else None,
