@@ -458,6 +458,14 @@ def test_ids_print_as_ids_and_authored_names_as_code(site, wh):
     assert "<code>perfwh size</code>" in pages["models"]
 
 
+def test_a_ratio_axis_is_labelled_on_both_sides_of_parity():
+    """A log axis over 0.6 to 1.9 holds no power of ten but 1: its own ticks labelled 0.7, 0.8,
+    0.9 and 1 and nothing the points above parity could be read against."""
+    assert [t for t in compare._ticks([0.6, 1.9]) if t > 1] == [1.1, 1.25, 1.5, 1.75]
+    assert 1 in compare._ticks([0.05, 120]) and len(compare._ticks([0.05, 120])) <= 9
+    assert compare._ticks([0.95, 1.05]) == [1]
+
+
 def test_the_compare_pages_ratios_are_the_printed_numbers_ratios_to_four_digits(site):
     """Each ratio cell is b / a of the two printed numbers beside it, to four significant digits
     (0.7617 for 363.13 us / 476.71 us, not 0.7620: a ratio rounded to three decimals and then

@@ -61,6 +61,22 @@ def _domain(values: list[float]) -> list[float]:
     return [lo / 1.1, hi * 1.1] if lo < hi else [lo / 1.5, hi * 1.5]
 
 
+# Ratios a reader reads off a log axis; a narrow domain (0.6 to 1.9) holds no power of ten but
+# 1, so the axis's own log ticks would label nothing above it.
+_RATIO_TICKS = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3,
+                4, 5, 7.5, 10, 15, 20, 30, 50, 100)
+
+
+def _ticks(domain: list[float], most: int = 9) -> list[float]:
+    """The reading ratios inside ``domain`` (1-2-5 steps over more than a factor of ten), every
+    other one dropped until at most ``most`` are left (1, parity, always kept)."""
+    candidates = _RATIO_TICKS if domain[1] <= 10 * domain[0] else (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)
+    ticks = [t for t in candidates if domain[0] <= t <= domain[1]]
+    while len(ticks) > most:
+        ticks = [t for i, t in enumerate(ticks) if i % 2 == 0 or t == 1]
+    return ticks
+
+
 def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, b: str) -> Html:
     import altair as alt
 
@@ -86,8 +102,8 @@ def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, 
                 continue
             points = alt.Chart(alt.Data(values=subset)).mark_point(filled=True, size=60, opacity=0.8).encode(
                 x=alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=domain, nice=False), title=title,
-                        axis=alt.Axis(format="~r", tickCount=5, labelOverlap=True)),
-                y=alt.Y("scenario:N", title=None),
+                        axis=alt.Axis(format="~r", values=_ticks(domain), labelOverlap=True)),
+                y=alt.Y("scenario:N", title=None, axis=alt.Axis(labelLimit=320)),
                 color=alt.Color("cores:N", title="Configuration"),
                 shape=alt.Shape("size:N", sort=sizes, title="Message size"),
                 tooltip=[alt.Tooltip("scenario:N"), alt.Tooltip(f"{facet}:N"), alt.Tooltip("size:N"),
