@@ -458,6 +458,15 @@ def test_ids_print_as_ids_and_authored_names_as_code(site, wh):
     assert "<code>perfwh size</code>" in pages["models"]
 
 
+def test_the_explorer_opens_on_a_scenario_with_costs():
+    """The scenario measured in the most series, among those with a CPU cost: MQ Appliance's
+    request-responder tests (rates and %CPU only, in many series) left the cost chart empty."""
+    rows = [{"scenario": "10Q Request Responder", "series": f"s{i}", "cost": None} for i in range(5)]
+    rows += [{"scenario": "JSON Parse", "series": f"j{i}", "cost": 1.5} for i in range(2)]
+    assert explorer.default_scenario(rows) == "JSON Parse"
+    assert explorer.default_scenario(rows[:5]) == "10Q Request Responder"  # no costs anywhere
+
+
 def test_a_ratio_axis_is_labelled_on_both_sides_of_parity():
     """A log axis over 0.6 to 1.9 holds no power of ten but 1: its own ticks labelled 0.7, 0.8,
     0.9 and 1 and nothing the points above parity could be read against."""
