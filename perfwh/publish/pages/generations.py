@@ -181,7 +181,7 @@ def comparisons() -> Html:
             body.append((tag("strong", g), first["scenario"], reasons[(first["source"], first["scenario"])],
                          first["hardware"], _numbers(mine)))
         out.append(table(["Generation", "Test", "Why it is paired", "Hardware",
-                          "CPU ms per message, as printed, by size"], body, class_="data pairs"))
+                          "CPU ms per message, as printed, by size"], body, class_="data gen-pairs"))
     if not out:
         return note("No comparison has tests of two generations in this warehouse.", "warning")
     return Html("".join(str(x) for x in out))
