@@ -103,7 +103,7 @@ def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, 
             points = alt.Chart(alt.Data(values=subset)).mark_point(filled=True, size=60, opacity=0.8).encode(
                 x=alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=domain, nice=False), title=title,
                         axis=alt.Axis(format="~r", values=_ticks(domain), labelOverlap=True)),
-                y=alt.Y("scenario:N", title=None, axis=alt.Axis(labelLimit=320)),
+                y=alt.Y("scenario:N", title=None),  # labels cut at Vega's 180 px: a phone has no more room
                 color=alt.Color("cores:N", title="Configuration"),
                 shape=alt.Shape("size:N", sort=sizes, title="Message size"),
                 tooltip=[alt.Tooltip("scenario:N"), alt.Tooltip(f"{facet}:N"), alt.Tooltip("size:N"),
