@@ -1,4 +1,4 @@
-"""`perfwh size`: cores needed for a message rate at a message size, with a 90 % interval.
+"""`perfwh size`: cores needed for a message rate at a message size, with 90 % and 99 % intervals.
 
 The answer comes from one fitted series (model_fits): its chosen model, refitted from the
 series' usable points in model_predictions (the same points and the same code as
@@ -29,6 +29,7 @@ from pathlib import Path
 import duckdb
 
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
+from .spec import WIDE_LEVEL
 
 LEVEL = 0.90
 DEFAULT_UTILISATION = 0.8
@@ -168,9 +169,12 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
 
     series = SeriesCurve(con, fit_row["series_id"], fit_row)
     centre, lower, upper = series.at([size_bytes], LEVEL)
+    _c, lower_wide, upper_wide = series.at([size_bytes], WIDE_LEVEL)  # the headroom a planner adds
     ms = float(centre[0])
     lo = None if lower is None else float(lower[0])
     hi = None if upper is None else float(upper[0])
+    lo_wide = None if lower_wide is None else float(lower_wide[0])
+    hi_wide = None if upper_wide is None else float(upper_wide[0])
 
     def cores(v):
         return None if v is None else rate * v / 1000.0 / utilisation
@@ -178,8 +182,9 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
     a, b = series.line.params
     formula = f"cpu_ms = {a:.4g} + {b:.4g} x KB"
     return {"cores": cores(ms), "cores_low": cores(lo), "cores_high": cores(hi),
+            "cores_low_99": cores(lo_wide), "cores_high_99": cores(hi_wide),
             "cores_busy": rate * ms / 1000.0, "cpu_ms_per_msg": ms, "cpu_ms_per_msg_low": lo,
-            "cpu_ms_per_msg_high": hi, "model": series.row["model"], "model_formula": formula,
+            "cpu_ms_per_msg_high": hi, "cpu_ms_per_msg_low_99": lo_wide, "cpu_ms_per_msg_high_99": hi_wide, "model": series.row["model"], "model_formula": formula,
             "measured_sizes": [int(s) for s in series.line.sizes]}
 
 
@@ -284,8 +289,9 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                   "config": q.config, "persistent": q.persistent, "report": q.report,
                   "cores": q.cores},
         "utilisation": q.utilisation, "interval": LEVEL,
-        "cores": None, "cores_low": None, "cores_high": None, "cores_busy": None,
-        "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
+        "cores": None, "cores_low": None, "cores_high": None, "cores_low_99": None, "cores_high_99": None,
+        "cores_busy": None, "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
+        "cpu_ms_per_msg_low_99": None, "cpu_ms_per_msg_high_99": None,
         "series_id": None, "series_label": None, "series": None, "model": None,
         "model_formula": None, "measured_sizes": [], "hardware": None, "basis": None,
         "assumptions": [
@@ -485,7 +491,8 @@ def render_text(answer: dict) -> str:
             f"CPU cost: {_fmt(answer['cpu_ms_per_msg'])} ms/msg "
             f"(90 % interval {_fmt(answer['cpu_ms_per_msg_low'])} to {_fmt(answer['cpu_ms_per_msg_high'])})",
             f"cores needed: {_fmt(answer['cores'])} (90 % interval {_fmt(answer['cores_low'])} to "
-            f"{_fmt(answer['cores_high'])}) at {util:.0%} utilisation (--utilisation); "
+            f"{_fmt(answer['cores_high'])}; 99 % {_fmt(answer['cores_low_99'])} to "
+            f"{_fmt(answer['cores_high_99'])}) at {util:.0%} utilisation (--utilisation); "
             f"{_fmt(answer['cores_busy'])} cores of CPU time at 100 %",
             f"hardware: {answer['hardware'] or 'not recorded'}",
         ]

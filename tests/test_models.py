@@ -890,6 +890,10 @@ def test_size_json_answers_with_an_interval(modelled, mcon):
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["cores_low"] < answer["cores"] < answer["cores_high"]
+    # the 99 % interval, a planner's headroom, holds the 90 % one
+    assert answer["cores_low_99"] < answer["cores_low"] and answer["cores_high"] < answer["cores_high_99"]
+    assert answer["cpu_ms_per_msg_low_99"] < answer["cpu_ms_per_msg_low"] < answer["cpu_ms_per_msg_high"] \
+        < answer["cpu_ms_per_msg_high_99"]
     assert answer["cores"] == pytest.approx(500 * answer["cpu_ms_per_msg"] / 1000 / 0.8)
     assert answer["cores_busy"] == pytest.approx(answer["cores"] * 0.8)
     assert not [w for w in answer["warnings"] if "outside" in w or "ambiguous" in w or "no fitted" in w]
