@@ -29,9 +29,9 @@ from pathlib import Path
 import duckdb
 
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
-from .spec import WIDE_LEVEL
+from .spec import NARROW_LEVEL, WIDE_LEVEL
 
-LEVEL = 0.90
+LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in models.spec
 DEFAULT_UTILISATION = 0.8
 POOR_ACCURACY_PCT = 20.0
 # A platform of a report with error findings on the costs or rates of more than this share of
