@@ -4,11 +4,20 @@ size`, the notebooks and the site - the same predictions and intervals `perfwh m
 At each of its sizes a series has its leave-one-size-out prediction in model_predictions (its
 line fitted without the size, times what the report's series share there) with the log-scale
 SD of its predictive distribution (``sd_log``); model_fits holds the distribution's calibration
-(``interval_scale``, ``interval_df``). Between the measured sizes the curve is the series' line
-fitted to all its usable points, corrected by the ratio prediction / line of the neighbouring
-sizes, interpolated in log size, and so is the SD: at a measured size the curve gives exactly
-the prediction that was checked against the measurement. Beyond the measured sizes the end's
-correction is kept and its SD grows with the line's own uncertainty there (its leverage).
+(``interval_scale``, ``interval_df``) and the test's own scatter (``spread_sd_log``). At a
+measured size the curve's centre is the measurement weighed against that prediction (`weighed`):
+the prediction, a Student t, is the prior; the size's measurements, scattering by the test's
+spread, the likelihood; the centre is the posterior median. Where the test scatters little the
+centre is the measurement (a planner asking at 2 MB gets what was measured at 2 MB, not what
+the other sizes would have guessed); where the measurement lies within the prediction's
+spread of its scatter both count. The interval keeps the prediction's width - the width whose
+coverage model_accuracy checks against the measurements: each report prints one run per point,
+so how far a rerun strays from the printed one is not known more narrowly. A size whose every
+measurement is left out (an error finding) keeps its prediction.
+Between the measured sizes the curve is the series' line fitted to all its usable points,
+corrected by the ratio centre / line of the neighbouring sizes, interpolated in log size, and
+so is the SD. Beyond the measured sizes the end's correction is kept and its SD grows with the
+line's own uncertainty there (its leverage).
 """
 from __future__ import annotations
 
@@ -44,9 +53,42 @@ def refit(con: duckdb.DuckDBPyConnection, series_id: int, row: dict | None = Non
     return fit(row["model"], x, y), row
 
 
+# The posterior's grid: this many points either side of the prior's and of the likelihood's
+# centre, out to GRID_REACH of their scales (the t's tails beyond hold a negligible mass at
+# the likelihood's distance, which is where the median lies when the two disagree).
+GRID_POINTS = 1201
+GRID_REACH = 40.0
+
+
+def weighed(prior_log: float, prior_sd: float | None, predictive: Predictive,
+            observed_logs: list[float], spread: float | None) -> float:
+    """The log cost at a measured size: the posterior median of a prior - the size's
+    leave-one-size-out prediction ``prior_log``, a Student t of scale ``predictive.scale`` x
+    ``prior_sd`` and ``predictive.df`` degrees of freedom (the distribution the intervals use)
+    - and the likelihood of the size's measurements, normal about their mean with the test's
+    ``spread`` over the root of their number. The prior is that of a new measurement, a little
+    wider than that of the cost curve itself: the measurement counts, if anything, more. With
+    no measurement the prediction; with no prior SD or no spread (a report with no other series)
+    the measurement: there is nothing to weigh it against."""
+    if not observed_logs:
+        return prior_log
+    mean = float(np.mean(observed_logs))
+    if prior_sd is None or spread is None or prior_sd <= 0:
+        return mean
+    noise = max(float(spread), 1e-12) / math.sqrt(len(observed_logs))
+    scale = predictive.scale * prior_sd
+    reach = np.linspace(-GRID_REACH, GRID_REACH, GRID_POINTS)
+    mu = np.unique(np.concatenate([prior_log + scale * reach, mean + noise * reach]))
+    log_density = (-(predictive.df + 1) / 2 * np.log1p(np.square((mu - prior_log) / scale) / predictive.df)
+                   - 0.5 * np.square((mu - mean) / noise))
+    density = np.exp(log_density - log_density.max())
+    mass = np.concatenate([[0.0], np.cumsum(0.5 * (density[1:] + density[:-1]) * np.diff(mu))])
+    return float(np.interp(0.5 * mass[-1], mass, mu))
+
+
 @dataclass(frozen=True)
 class Anchor:
-    """A measured size of the series: log(prediction / line) there and the prediction's SD."""
+    """A size of the series: log(centre / line) there (`weighed`) and the prediction's SD."""
 
     size: float
     correction: float
@@ -75,13 +117,19 @@ class SeriesCurve:
                                      self.row["calibration_scores"] or 0)
         found = query(con, """
             SELECT message_size_bytes, arg_min(predicted_cpu_ms_per_msg, (excluded, source_line)),
-                   arg_min(sd_log, (excluded, source_line)), bool_and(excluded)
+                   arg_min(sd_log, (excluded, source_line)), bool_and(excluded),
+                   list(DISTINCT observed_cpu_ms_per_msg ORDER BY observed_cpu_ms_per_msg)
+                       FILTER (WHERE NOT excluded)
             FROM model_predictions WHERE series_id = ? GROUP BY message_size_bytes
             ORDER BY message_size_bytes""", [series_id])
-        self.line = line_of(self.row, [size for size, _p, _sd, excluded in found if not excluded])
-        self.anchors = [Anchor(float(size), math.log(predicted / float(self.line.predict([size])[0])),
-                               None if sd is None else float(sd))
-                        for size, predicted, sd, _excluded in found]
+        self.line = line_of(self.row, [size for size, _p, _sd, excluded, _o in found if not excluded])
+        spread = self.row.get("spread_sd_log")
+        self.anchors = []
+        for size, predicted, sd, _excluded, observed in found:
+            sd = None if sd is None else float(sd)
+            centre = weighed(math.log(predicted), sd, self.predictive,
+                             [math.log(v) for v in observed or [] if v and v > 0], spread)
+            self.anchors.append(Anchor(float(size), centre - math.log(float(self.line.predict([size])[0])), sd))
 
     def _at(self, size: float) -> tuple[float, float | None]:
         """(log correction, SD) at ``size``."""

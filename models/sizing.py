@@ -34,6 +34,10 @@ from .spec import NARROW_LEVEL, WIDE_LEVEL
 LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in models.spec
 DEFAULT_UTILISATION = 0.8
 POOR_ACCURACY_PCT = 20.0
+# A 90 % interval whose upper limit is more than this many times its lower one says nothing a
+# planner can use (ACE 13's JSON Parse, whose 2 MB cost jumps 280-fold from 200 KB, spans
+# seven orders of magnitude at 2 KB): the answer says so beside the numbers.
+UNINFORMATIVE_RATIO = 10.0
 # A platform of a report with error findings on the costs or rates of more than this share of
 # its rows has a systematic problem: its series are refused even where their own points
 # escaped the findings.
@@ -204,7 +208,9 @@ def basis(con, fit_row: dict, size_bytes: int) -> dict:
     left_out = [{k: p[k] for k in ("size_bytes", "printed", "source", "source_line", "excluded_reason")}
                 for p in points if p["excluded"]]
     sizes = sorted({p["size_bytes"] for p in used})
-    where = ("at a measured size: the prediction of that size by the series' other sizes"
+    where = ("at a measured size: the measurement there weighed against the prediction of that size by "
+             "the series' other sizes (the posterior median: the prediction the prior, the measurement "
+             "scattering by its test's spread), the interval as wide as that prediction's"
              if size_bytes in sizes else
              "between measured sizes: the series' line, corrected as at the neighbouring measured sizes"
              if sizes[0] < size_bytes < sizes[-1] else
@@ -374,6 +380,11 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     if answer["cores_low"] is None:
         warnings.append("no interval: the series is the only one of its report, and nothing but its own "
                         "values could say how far a new measurement of it scatters")
+    low, high = answer["cpu_ms_per_msg_low"], answer["cpu_ms_per_msg_high"]
+    if low and high and high > UNINFORMATIVE_RATIO * low:
+        warnings.append(f"the {LEVEL * 100:.0f} % interval spans {high / low:.3g} times its lower limit "
+                        f"({low:.3g} to {high:.3g} ms): the series' other sizes do not tell its cost at "
+                        f"{format_bytes(size_bytes)}; read the points it rests on, not the interval")
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")

@@ -936,17 +936,60 @@ def test_a_configuration_or_platform_named_in_full_chooses_its_series_over_longe
     assert chosen(platform=" Lab ") == [one] and chosen(platform="lab 2") == [two]
 
 
-def test_size_at_a_measured_size_is_that_size_s_leave_one_size_out_prediction(modelled, mcon):
-    done = perfwh("size", *ESQL, "--config", "docker cores 2", "--size", "20KB", "--rate", "500",
-                  "--json", "--db", modelled)
-    answer = json.loads(done.stdout)
-    predicted, lower, upper = mcon.execute("""
-        SELECT predicted_cpu_ms_per_msg, lower_90, upper_90 FROM model_predictions
-        WHERE series_id = ? AND message_size_bytes = 20480""", [answer["series_id"]]).fetchone()
-    assert answer["cpu_ms_per_msg"] == pytest.approx(predicted, rel=1e-9)
-    assert (answer["cpu_ms_per_msg_low"], answer["cpu_ms_per_msg_high"]) == (
-        pytest.approx(lower, rel=1e-9), pytest.approx(upper, rel=1e-9))
-    assert answer["basis"]["prediction"].startswith("at a measured size")
+def test_size_at_a_measured_size_weighs_the_measurement_against_its_prediction(modelled, mcon):
+    """At a measured size the answer is the measurement weighed against the size's prediction
+    by the other sizes, with that prediction's interval width. ACE 13's MQ Aggregation measured
+    100.60 ms at 2 MB (line 245), which its other sizes predict as 24.9 ms: the answer follows
+    the measurement, and its interval holds it."""
+    def answer_at(*query: str, size: str) -> dict:
+        done = perfwh("size", *query, "--size", size, "--rate", "10", "--json", "--db", modelled)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    def printed_row(series_id: int, size_bytes: int) -> tuple:
+        return mcon.execute("""
+            SELECT observed_cpu_ms_per_msg, predicted_cpu_ms_per_msg, lower_90, upper_90 FROM model_predictions
+            WHERE series_id = ? AND message_size_bytes = ? AND NOT excluded""", [series_id, size_bytes]).fetchone()
+
+    for query, size, size_bytes in ((("--scenario", "MQ Aggregation", "--config", "Small"), "2MB", 2097152),
+                                    ((*ESQL, "--config", "docker cores 2"), "20KB", 20480)):
+        answer = answer_at(*query, size=size)
+        observed, predicted, lower, upper = printed_row(answer["series_id"], size_bytes)
+        ms = answer["cpu_ms_per_msg"]
+        assert min(observed, predicted) <= ms <= max(observed, predicted)
+        assert answer["cpu_ms_per_msg_low"] <= observed <= answer["cpu_ms_per_msg_high"]
+        # the width is the prediction's (log scale), moved to the new centre
+        assert math.log(answer["cpu_ms_per_msg_high"] / answer["cpu_ms_per_msg_low"]) == pytest.approx(
+            math.log(upper / lower), rel=1e-6)
+        assert answer["basis"]["prediction"].startswith("at a measured size: the measurement there weighed")
+    aggregation = answer_at("--scenario", "MQ Aggregation", "--config", "Small", size="2MB")
+    assert aggregation["cpu_ms_per_msg"] == pytest.approx(100.6, rel=0.1)
+
+
+def test_a_measurement_is_weighed_against_its_prediction_by_their_spreads():
+    """`models.curves.weighed`: the posterior median of a Student t prior (the prediction) and
+    the measurements' normal likelihood (the test's spread)."""
+    from models.calibration import Predictive
+    from models.curves import weighed
+
+    normal = Predictive(1.0, 1000.0, 100)
+    prior = math.log(10.0)
+    measured = [math.log(20.0)]
+    # a test that scatters little: the measurement; one that scatters much: the prediction
+    assert weighed(prior, 0.3, normal, measured, 1e-4) == pytest.approx(measured[0], abs=1e-5)
+    assert weighed(prior, 0.01, normal, measured, 3.0) == pytest.approx(prior, abs=1e-3)
+    # equal spreads, normal: half way (in log), and so is a measurement repeated with twice the spread
+    half = 0.5 * (prior + measured[0])
+    assert weighed(prior, 0.3, normal, measured, 0.3) == pytest.approx(half, abs=1e-3)
+    assert weighed(prior, 0.3, normal, measured * 4, 0.6) == pytest.approx(half, abs=1e-3)
+    # a heavy-tailed prior gives way to a measurement far outside it
+    heavy = Predictive(1.0, 1.5, 100)
+    far = [prior + 2.0]
+    assert weighed(prior, 0.1, heavy, far, 0.1) > prior + 1.8
+    # nothing to weigh: no measurement, or no spread to weigh it by
+    assert weighed(prior, 0.3, normal, [], 0.1) == prior
+    assert weighed(prior, None, normal, measured, 0.1) == measured[0]
+    assert weighed(prior, 0.3, normal, measured, None) == measured[0]
 
 
 def test_size_answers_a_planner_can_act_on(modelled):
@@ -958,6 +1001,7 @@ def test_size_answers_a_planner_can_act_on(modelled):
     answer = json.loads(done.stdout)
     assert 6.5 < answer["cores"] < 10
     assert answer["cores_low"] > answer["cores"] / 1.15 and answer["cores_high"] < answer["cores"] * 1.15
+    assert not [w for w in answer["warnings"] if "interval spans" in w]
     text = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", "1000",
                   "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--db", modelled).stdout
     assert "rests on: the series' 4 usable points: 2 KB 0.58 ms (line 206)" in text
@@ -977,6 +1021,14 @@ def test_size_names_the_points_its_series_left_out(modelled):
     left = answer["basis"]["left_out"]
     assert [p["source_line"] for p in left] == [352, 353, 354]
     assert all(p["size_bytes"] == 2048 and "error" in p["excluded_reason"] for p in left)
+    # at 2 KB its other sizes (200 KB 22.72 ms, then 2 MB 6411.70 ms) say nothing: the answer is
+    # the measurement, and the interval of seven orders of magnitude is called what it is
+    done = perfwh("size", "--scenario", "JSON Parse", "--config", "Small", "--size", "2KB",
+                  "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert answer["cpu_ms_per_msg"] == pytest.approx(3.61, rel=1e-3)
+    assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 2 KB" in w
+               for w in answer["warnings"])
 
 
 def test_size_text_states_the_utilisation_and_the_series(modelled):
