@@ -26,6 +26,12 @@ class ConcurrencyKind:
     # the value is the load at which each row's peak was measured: it differs from row to row
     # of one series (one test and deployment across sizes) rather than defining the series
     peak_load: bool = False
+    # the value is work each message makes (copies delivered, destinations written), not
+    # capacity serving the load: series differing in it measure different workloads
+    per_message: bool = False
+    # the value counts threads of the flow (an instance, an execution group's one instance),
+    # each keeping at most one core busy: the capacity it uses is that many cores at most
+    threads: bool = False
 
 
 CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
@@ -38,18 +44,19 @@ CONCURRENCY_KINDS: dict[str, ConcurrencyKind] = {k.name: k for k in (
                     "containerised runtime, with replicas", value="tshirt", cpu_limit=True,
                     synonyms=("t-shirt size", "tshirt size")),
     ConcurrencyKind("flow_instances", "flow instances", "instances of the message flow in one "
-                    "execution group", synonyms=("instances", "additional instances", "flow instance")),
+                    "execution group", threads=True, synonyms=("instances", "additional instances", "flow instance")),
     # App Connect Enterprise renamed execution groups integration servers
     ConcurrencyKind("execution_groups", "execution groups", "execution groups, one flow "
-                    "instance each", synonyms=("integration servers", "integration server", "egs",
+                    "instance each", threads=True, synonyms=("integration servers", "integration server", "egs",
                                                "execution group")),
     ConcurrencyKind("flow_copies", "flow copies", "copies of the flow (the report gives no "
                     "count: enough to fill the machine)", synonyms=("copies",)),
     ConcurrencyKind("subscribers", "subscribers", "subscribers to the published topic",
-                    synonyms=("subscriptions",)),
+                    per_message=True, synonyms=("subscriptions",)),
     ConcurrencyKind("destination_list_entries", "destination-list entries", "entries of the "
-                    "destination list a message is sent to", synonyms=("destinations", "destination list")),
-    ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)"),
+                    "destination list a message is sent to", per_message=True,
+                    synonyms=("destinations", "destination list")),
+    ConcurrencyKind("fanout_ratio", "fan-out", "messages out per message in (1:N)", per_message=True),
     ConcurrencyKind("wmq_queue_managers", "WMQ queue managers", "queue managers the load is "
                     "spread over", synonyms=("queue managers", "qmgrs")),
     ConcurrencyKind("requester_clients", "requester clients", "requester applications driving "

@@ -338,11 +338,14 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         answer["candidates"].append(candidate)
     if len(matched) > 1:
         differ = [k for k in SERIES_KEYS if len({repr(r[k]) for r in matched}) > 1]
-        if not set(differ) <= CAPACITY_KEYS:
-            warnings.insert(0, f"ambiguous: {len(matched)} series match (they differ in "
-                            f"{', '.join(differ)}); each one's answer is under candidates - narrow the "
-                            "question with --product, --version, --platform, --cores, --config, "
-                            "--persistent/--non-persistent or --report")
+        workloads = _workloads_differ(matched, differ)
+        if not set(differ) <= CAPACITY_KEYS or workloads:
+            labels = ", ".join(sorted({config_label(r) for r in matched}))
+            what = (f"measured with different work per message - {labels} - not capacities of one workload"
+                    if workloads else f"they differ in {', '.join(differ)}")
+            warnings.insert(0, f"ambiguous: {len(matched)} series match ({what}); each one's answer is "
+                            "under candidates - narrow the question with --product, --version, --platform, "
+                            "--cores, --config, --persistent/--non-persistent or --report")
             outside = [c for c in answer["candidates"] if _outside(size_bytes, c)]
             if outside:
                 ranges = sorted({(c["min_size_bytes"], c["max_size_bytes"]) for c in outside})
@@ -475,11 +478,29 @@ def _outside(size_bytes: int, series: dict) -> bool:
     return not series["min_size_bytes"] <= size_bytes <= series["max_size_bytes"]
 
 
+def _workloads_differ(matched: list[dict], differ: list[str]) -> bool:
+    """True when the series' counts are of work per message (subscribers, destination-list
+    entries, fan-out): 1 subscriber and 100 are two workloads, not two capacities of one, and
+    no answer is nearer the truth than another."""
+    from ingest.vocabulary import CONCURRENCY_KINDS
+
+    kinds = {CONCURRENCY_KINDS.get(r["concurrency_kind"]) for r in matched}
+    return ("concurrency" in differ or "concurrency_kind" in differ) and any(
+        kind is not None and kind.per_message for kind in kinds)
+
+
 def _capacity_distance(row: dict, candidates: list[dict], matched: list[dict]) -> tuple:
-    """How far a series' measured capacity is from the cores its own answer needs (log
+    """How far a series' measured capacity - the cores it could use: its limit, its server's
+    cores, or as many as its flow's threads - is from the cores its own answer needs (log
     ratio); where the capacity is not known, more copies first (closer to saturation)."""
+    from ingest.vocabulary import CONCURRENCY_KINDS
+
     needed = candidates[matched.index(row)].get("cores")
     capacity = row.get("capacity_cores")
+    kind = CONCURRENCY_KINDS.get(row.get("concurrency_kind"))
+    if kind is not None and kind.threads and row.get("concurrency"):
+        # 1, 2, 4 and 8 flow instances on one 8-core server use 1, 2, 4 and 8 cores at most
+        capacity = min(capacity or math.inf, row["concurrency"])
     if needed and capacity:
         return (0, abs(math.log(capacity / needed)), row["series_id"])
     return (1, -(row.get("concurrency") or 0), row["series_id"])
@@ -532,13 +553,31 @@ def _cost_text(point: dict) -> str:
     return f"{printed} ms" if same else f"{printed} ({_fmt(ms, 6)} ms)"
 
 
+def _printings(points: list[dict]) -> list[tuple[dict, list[tuple[str, int]]]]:
+    """The series' points, one per size and cost, with every (source, line) printing it: a
+    report prints one measurement in several tables (WBIMB 5's Very Complex Compute at one
+    instance, in its own table and in the instances table), and the fit counts it once."""
+    out: dict[tuple, tuple[dict, list]] = {}
+    for p in points:
+        out.setdefault((p["size_bytes"], p["cpu_ms_per_msg"]), (p, []))[1].append((p["source"], p["source_line"]))
+    return list(out.values())
+
+
+def _lines_text(where: list[tuple[str, int]]) -> str:
+    lines = [str(line) for _source, line in where]
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(lines)
+
+
 def _basis_lines(b: dict | None) -> list[str]:
     """What the answer rests on, in a few lines (the answer's "basis" holds it all)."""
     if not b:
         return []
-    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} (line {p['source_line']})"
-                     for p in b["points"])
-    lines = [f"rests on: the series' {len(b['points'])} usable points: {used}"]
+    printings = _printings(b["points"])
+    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} ({_lines_text(where)})"
+                     for p, where in printings)
+    again = (f" ({len(b['points'])} printings: the same numbers printed in several tables count once)"
+             if len(printings) < len(b["points"]) else "")
+    lines = [f"rests on: the series' {len(printings)} usable points{again}: {used}"]
     lines += [f"left out: {format_bytes(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
               f"{p['excluded_reason']}" for p in b["left_out"]]
     cal = b["calibration"]

@@ -1031,6 +1031,25 @@ def test_size_names_the_points_its_series_left_out(modelled):
                for w in answer["warnings"])
 
 
+def test_size_counts_a_measurement_printed_in_two_tables_once(modelled, mcon):
+    """WBIMB 5 prints Very Complex Compute at one instance in its own table and again in the
+    instances table: three measurements, six printings. The answer rests on three points (the
+    fit's distinct points), each naming both lines."""
+    done = perfwh("size", "--scenario", "Very Complex Compute", "--config", "flow instances 1", "--size", "10KB",
+                  "--rate", "10", "--db", modelled)
+    assert done.returncode == 0, done.stderr
+    rests = next(line for line in done.stdout.splitlines() if line.startswith("rests on:"))
+    printed = rows(mcon, """
+        SELECT p.message_size_bytes, list(p.source_line ORDER BY p.source_line)
+        FROM model_predictions p JOIN model_fits f USING (series_id)
+        WHERE f.scenario = 'Very Complex Compute' AND f.concurrency = 1 AND f.concurrency_kind = 'flow_instances'
+        GROUP BY ALL ORDER BY 1""")
+    assert len(printed) == 3 and all(len(lines) == 2 for _size, lines in printed)
+    assert rests.startswith("rests on: the series' 3 usable points (6 printings")
+    for _size, (first, second) in printed:
+        assert f"(lines {first}, {second})" in rests
+
+
 def test_size_text_states_the_utilisation_and_the_series(modelled):
     done = perfwh("size", *ESQL, "--config", "cores 4", "--size", "20k", "--rate", "100",
                   "--utilisation", "70%", "--db", modelled)
@@ -1095,6 +1114,34 @@ def test_size_reports_real_ambiguity_with_each_candidate(modelled):
     assert not any("outside the measured sizes" in w for w in answer["warnings"])  # 50KB is inside
 
 
+def test_size_counts_a_flow_instance_as_one_core_at_most(modelled):
+    """WBIMB 5's Very Complex Compute ran with 1, 2, 4 and 8 flow instances (and execution
+    groups) on one 8-core server: each instance keeps at most one core busy, so a load needing
+    a fraction of a core is answered from one instance, one needing several from eight."""
+    def chosen(rate: str) -> str:
+        done = perfwh("size", "--scenario", "Very Complex Compute", "--size", "10KB", "--rate", rate,
+                      "--json", "--db", modelled)
+        return json.loads(done.stdout)["series_label"]
+
+    assert " 1 | " in chosen("10")
+    assert " 8 | " in chosen("3000")
+
+
+def test_size_does_not_take_subscribers_for_capacity(modelled):
+    """WBIMB 5's Topic Based Routing with 1, 10, 100 and 1000 subscribers: four workloads (each
+    message delivered that many times), not four capacities of one. No series is nearer the
+    truth: the answer is ambiguous until --config names one."""
+    done = perfwh("size", "--scenario", "Topic Based Routing", "--size", "4KB", "--rate", "100", "--json",
+                  "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert answer["cores"] is None and len(answer["candidates"]) == 4
+    assert any(w.startswith("ambiguous: 4 series match (measured with different work per message - "
+                            "subscribers 1, subscribers 10, subscribers 100, subscribers 1000") for w in answer["warnings"])
+    chosen = json.loads(perfwh("size", "--scenario", "Topic Based Routing", "--size", "4KB", "--rate", "100",
+                               "--config", "subscribers 10", "--json", "--db", modelled).stdout)
+    assert chosen["cores"] is not None and "subscribers 10 |" in chosen["series_label"]
+
+
 def test_size_warns_outside_the_measured_sizes_even_when_ambiguous(modelled):
     args = ["--scenario", "HTTP XMLNSC ESQL Transformation", "--platform", "linux"]  # ACE and IIB
     done = perfwh("size", *args, "--size", "5MB", "--rate", "500", "--json", "--db", modelled)
@@ -1134,6 +1181,18 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     answer = json.loads(done.stdout)  # a missing warehouse is still answered in the answer's JSON shape
     assert done.returncode == 2 and "no warehouse there" in answer["error"] and answer["cores"] is None
     assert answer["status"] == 2  # the same key as every command's JSON error
+    # argparse's refusals and the command's own have one shape: every answer key a script reads
+    refusals = [perfwh("size", *ESQL, "--size", "50KB", "--json", "--db", modelled),  # no --rate
+                perfwh("size", *ESQL, "--size", "50KB", "--rate", "fast", "--json", "--db", modelled),
+                perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")]
+    shapes = [json.loads(done.stdout) for done in refusals]
+    assert all(done.returncode == 2 for done in refusals)
+    assert len({tuple(shape) for shape in shapes}) == 1, shapes
+    assert all(shape["error"].startswith("perfwh size: ") and shape["warnings"] == [shape["error"]]
+               and shape["cores"] is None for shape in shapes)
+    # "-5KB" after --size is an option to argparse: the refusal says how to write it
+    done = perfwh("size", *ESQL, "--size", "-5KB", "--rate", "500", "--db", modelled)
+    assert done.returncode == 2 and "written with '=': --size=-5KB" in done.stderr, done.stderr
 
 
 def test_size_on_a_warehouse_without_models(plain_warehouse):

@@ -29,6 +29,7 @@ if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") =
 
 import argparse  # noqa: E402
 import logging  # noqa: E402
+import re  # noqa: E402
 
 from perfwh.core.interrupts import interrupted  # noqa: E402
 from perfwh.core.paths import NotAWarehouse  # noqa: E402
@@ -42,9 +43,22 @@ class Parser(argparse.ArgumentParser):
     stdout, as JSON: a script reading the output always gets valid JSON."""
 
     def error(self, message: str):
+        message += _negative_value_hint(message, _ARGV or sys.argv[1:])
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
-            print(json_error(f"{self.prog}: {message}", EXIT_USAGE))
+            print(json_error(f"{self.prog}: {message}", EXIT_USAGE, self.prog))
         super().error(message)
+
+
+def _negative_value_hint(message: str, argv: list[str]) -> str:
+    """argparse takes "-5KB" after --size for an option, and says --size expected an argument:
+    the hint says how to write such a value."""
+    option = re.fullmatch(r"argument (--[\w-]+): expected one argument", message)
+    if option is None or option.group(1) not in argv:
+        return ""
+    after = argv[argv.index(option.group(1)) + 1:][:1]
+    if not after or not re.fullmatch(r"-[\d.].*", after[0]):
+        return ""
+    return f"; a value beginning with '-' is written with '=': {option.group(1)}={after[0]}"
 
 
 _ARGV: list[str] = []  # the arguments main() parses (tests pass them, not sys.argv)

@@ -91,8 +91,18 @@ def warehouse_to_update(db: Path | None) -> Path:
     return require_warehouse(warehouse_path(db))
 
 
-def json_error(message: str, status: int) -> str:
-    """An error as a command asked for --json prints it on stdout: scripts always get JSON."""
+# The fields a command's --json answer always has, null in an error, so that a script reading
+# answer["cores"] gets None rather than a KeyError whichever way the question failed.
+ANSWER_FIELDS = {"perfwh size": ("cores", "cores_low", "cores_high", "series_id")}
+
+
+def json_error(message: str, status: int, command: str | None = None) -> str:
+    """An error as a command asked for --json prints it on stdout: scripts always get JSON,
+    in one shape per command whether argparse or the command itself refused."""
     from perfwh.core.values import dumps
 
-    return dumps({"error": message, "status": status}, indent=1)
+    answer = {"error": message, "status": status}
+    fields = ANSWER_FIELDS.get(command or "")
+    if fields:
+        answer.update({name: None for name in fields}, warnings=[message])
+    return dumps(answer, indent=2)

@@ -11,7 +11,7 @@ import sys
 
 from perfwh.core.values import dumps
 
-from .common import add_db, warehouse_to_read, warehouse_to_update
+from .common import add_db, json_error, warehouse_to_read, warehouse_to_update
 
 
 def _models(args) -> int:
@@ -59,8 +59,7 @@ def _size(args) -> int:
 
     def refuse(message: str, status: int) -> int:
         if args.json:  # the output stays valid JSON, errors included
-            print(dumps({"error": message, "status": status, "cores": None, "cores_low": None,
-                         "cores_high": None, "series_id": None, "warnings": [message]}, indent=2))
+            print(json_error(f"perfwh size: {message}", status, "perfwh size"))
         print(f"perfwh size: error: {message}", file=sys.stderr)
         return status
 
