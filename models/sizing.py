@@ -210,7 +210,8 @@ def basis(con, fit_row: dict, size_bytes: int) -> dict:
     sizes = sorted({p["size_bytes"] for p in used})
     where = ("at a measured size: the measurement there weighed against the prediction of that size by "
              "the series' other sizes (the posterior median: the prediction the prior, the measurement "
-             "scattering by its test's spread), the interval as wide as that prediction's"
+             "scattering by its test's spread), the interval at least as wide as that prediction's, "
+             "wider where a rerun strays further"
              if size_bytes in sizes else
              "between measured sizes: the series' line, corrected as at the neighbouring measured sizes"
              if sizes[0] < size_bytes < sizes[-1] else

@@ -958,12 +958,18 @@ def test_size_at_a_measured_size_weighs_the_measurement_against_its_prediction(m
         ms = answer["cpu_ms_per_msg"]
         assert min(observed, predicted) <= ms <= max(observed, predicted)
         assert answer["cpu_ms_per_msg_low"] <= observed <= answer["cpu_ms_per_msg_high"]
-        # the width is the prediction's (log scale), moved to the new centre
-        assert math.log(answer["cpu_ms_per_msg_high"] / answer["cpu_ms_per_msg_low"]) == pytest.approx(
-            math.log(upper / lower), rel=1e-6)
+        # at least as wide as the prediction's (log scale), moved to the new centre
+        assert math.log(answer["cpu_ms_per_msg_high"] / answer["cpu_ms_per_msg_low"]) >= \
+            math.log(upper / lower) * (1 - 1e-9)
         assert answer["basis"]["prediction"].startswith("at a measured size: the measurement there weighed")
     aggregation = answer_at("--scenario", "MQ Aggregation", "--config", "Small", size="2MB")
     assert aggregation["cpu_ms_per_msg"] == pytest.approx(100.6, rel=0.1)
+    # at 200 KB it measured 13.58 ms against 29.7 predicted (a model_residual warning), in a test
+    # scattering by 19 %: the answer lies between, and its interval holds both
+    between = answer_at("--scenario", "MQ Aggregation", "--config", "Small", size="200KB")
+    observed, predicted, _lower, _upper = printed_row(between["series_id"], 204800)
+    assert observed < between["cpu_ms_per_msg"] < predicted
+    assert between["cpu_ms_per_msg_low"] < observed and predicted < between["cpu_ms_per_msg_high"]
 
 
 def test_a_measurement_is_weighed_against_its_prediction_by_their_spreads():
@@ -986,6 +992,11 @@ def test_a_measurement_is_weighed_against_its_prediction_by_their_spreads():
     heavy = Predictive(1.0, 1.5, 100)
     far = [prior + 2.0]
     assert weighed(prior, 0.1, heavy, far, 0.1) > prior + 1.8
+    # a rerun's SD: the prediction's where both agree, wider where they disagree and the test scatters
+    from models.curves import rerun_sd
+    assert rerun_sd(prior, 0.05, heavy, [prior + 0.01], 0.01) == 0.05
+    assert rerun_sd(prior, 0.05, heavy, far, 0.3) > 0.1
+    assert rerun_sd(prior, 0.05, heavy, [], 0.3) == 0.05
     # nothing to weigh: no measurement, or no spread to weigh it by
     assert weighed(prior, 0.3, normal, [], 0.1) == prior
     assert weighed(prior, None, normal, measured, 0.1) == measured[0]
