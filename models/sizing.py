@@ -218,8 +218,7 @@ def basis(con, fit_row: dict, size_bytes: int) -> dict:
              "beyond the measured sizes: the line extended, its interval widened by the line's own uncertainty")
     return {
         "series_id": fit_row["series_id"], "series_label": fit_row["series_label"],
-        "points": [{k: p[k] for k in ("size_bytes", "printed", "cpu_ms_per_msg", "source", "source_line",
-                                      "predicted_without_its_size", "lower_90", "upper_90")} for p in used],
+        "points": _distinct_points(used),
         "left_out": left_out,
         "model": ("the series' line (fixed cost + cost per KB) fitted to its usable points, corrected "
                   "by what the report's series of the same test and configuration share"),
@@ -554,18 +553,23 @@ def _cost_text(point: dict) -> str:
     return f"{printed} ms" if same else f"{printed} ({_fmt(ms, 6)} ms)"
 
 
-def _printings(points: list[dict]) -> list[tuple[dict, list[tuple[str, int]]]]:
-    """The series' points, one per size and cost, with every (source, line) printing it: a
-    report prints one measurement in several tables (WBIMB 5's Very Complex Compute at one
-    instance, in its own table and in the instances table), and the fit counts it once."""
-    out: dict[tuple, tuple[dict, list]] = {}
-    for p in points:
-        out.setdefault((p["size_bytes"], p["cpu_ms_per_msg"]), (p, []))[1].append((p["source"], p["source_line"]))
+def _distinct_points(used: list[dict]) -> list[dict]:
+    """The series' usable points, one per size and cost, each with every (source, line) printing
+    it: a report prints one measurement in several tables (WBIMB 5's Very Complex Compute at one
+    instance, in its own table and in the instances table), and the fit counts it once. A point
+    keeps its first printing's source and line, and lists all of them under "printings"."""
+    out: dict[tuple, dict] = {}
+    for p in used:
+        point = out.setdefault((p["size_bytes"], p["cpu_ms_per_msg"]), {
+            **{k: p[k] for k in ("size_bytes", "printed", "cpu_ms_per_msg", "source", "source_line",
+                                 "predicted_without_its_size", "lower_90", "upper_90")},
+            "printings": []})
+        point["printings"].append({"source": p["source"], "source_line": p["source_line"]})
     return list(out.values())
 
 
-def _lines_text(where: list[tuple[str, int]]) -> str:
-    lines = [str(line) for _source, line in where]
+def _lines_text(printings: list[dict]) -> str:
+    lines = [str(p["source_line"]) for p in printings]
     return ("line " if len(lines) == 1 else "lines ") + ", ".join(lines)
 
 
@@ -573,12 +577,13 @@ def _basis_lines(b: dict | None) -> list[str]:
     """What the answer rests on, in a few lines (the answer's "basis" holds it all)."""
     if not b:
         return []
-    printings = _printings(b["points"])
-    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} ({_lines_text(where)})"
-                     for p, where in printings)
-    again = (f" ({len(b['points'])} printings: the same numbers printed in several tables count once)"
-             if len(printings) < len(b["points"]) else "")
-    lines = [f"rests on: the series' {len(printings)} usable points{again}: {used}"]
+    points = b["points"]
+    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} ({_lines_text(p['printings'])})"
+                     for p in points)
+    printings = sum(len(p["printings"]) for p in points)
+    again = (f" ({printings} printings: the same numbers printed in several tables count once)"
+             if len(points) < printings else "")
+    lines = [f"rests on: the series' {len(points)} usable points{again}: {used}"]
     lines += [f"left out: {format_bytes(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
               f"{p['excluded_reason']}" for p in b["left_out"]]
     cal = b["calibration"]

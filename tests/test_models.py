@@ -1059,6 +1059,11 @@ def test_size_counts_a_measurement_printed_in_two_tables_once(modelled, mcon):
     assert rests.startswith("rests on: the series' 3 usable points (6 printings")
     for _size, (first, second) in printed:
         assert f"(lines {first}, {second})" in rests
+    as_json = perfwh("size", "--scenario", "Very Complex Compute", "--config", "flow instances 1", "--size",
+                     "10KB", "--rate", "10", "--json", "--db", modelled)
+    points = json.loads(as_json.stdout)["basis"]["points"]
+    assert [(p["size_bytes"], [q["source_line"] for q in p["printings"]]) for p in points] == printed
+    assert all(p["source_line"] == p["printings"][0]["source_line"] for p in points)
 
 
 def test_size_text_states_the_utilisation_and_the_series(modelled):
