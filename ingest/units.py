@@ -41,6 +41,12 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "/sec": ("msgs/s", "1"),
         "msgs/sec": ("msgs/s", "1"),
         "msg/sec": ("msgs/s", "1"),
+        "msgs/second": ("msgs/s", "1"),
+        "messages/s": ("msgs/s", "1"),
+        "messages/sec": ("msgs/s", "1"),
+        # transactions per second, as load tools print a request-reply test's round trips
+        "tps": ("msgs/s", "1"),
+        "TPS": ("msgs/s", "1"),
         "k": ("msgs/s", "1000"),  # the SI prefix; K, as the reports print it
         "K": ("msgs/s", "1000"),
         "k/s": ("msgs/s", "1000"),

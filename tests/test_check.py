@@ -333,7 +333,7 @@ def test_a_persistent_run_of_another_configuration_faster_for_working_the_machin
 
 
 def test_units_written_out_read_as_their_short_forms(tmp_path, built_warehouse):
-    """400 msgs/s, 0.4K/s, 0.4k (the SI prefix) and 400; 5.5 msec and 5500 usec and 5.5 ms; 1GB and 1073741824: one
+    """400 msgs/s, 0.4K/s, 0.4k (the SI prefix), 400 tps (a load tool's transactions: round trips) and 400; 5.5 msec and 5500 usec and 5.5 ms; 1GB and 1073741824: one
     value each, no error (one unit table, ingest.units)."""
     def stored(name: str, **cells) -> list:
         path = write_csv(tmp_path / name, [dict(ISO_ROW, platform="units lab", cpu_busy_pct="", **cells)])
@@ -345,7 +345,9 @@ def test_units_written_out_read_as_their_short_forms(tmp_path, built_warehouse):
     plain = stored("plain.csv", msg_rate="400", cpu_ms_per_msg="5.5", message_size_bytes="1073741824")
     for n, (rate, cost, size) in enumerate((("400 msgs/s", "5.5 msec", "1GB"), ("0.4K/s", "5500 usec", "1GiB"),
                                             ("400 msg/s", "5.5ms", "1024MB"), ("0.4k", "5.5 ms", "1GB"),
-                                            ("0.4k/s", "5.5", "1GiB"))):
+                                            ("0.4k/s", "5.5", "1GiB"), ("400 tps", "5.5 ms", "1GB"),
+                                            ("400 TPS", "5.5", "1GB"), ("400 messages/sec", "5.5", "1GB"),
+                                            ("400 msgs/second", "5.5", "1GB"))):
         assert stored(f"units-{n}.csv", msg_rate=rate, cpu_ms_per_msg=cost, message_size_bytes=size) == plain
 
 
