@@ -58,6 +58,23 @@ twice AS (
      AND (NOT a.subject OR a.filed_order < b.filed_order
           OR (a.source = b.source AND a.source_line < b.source_line))
     WHERE abs(a.value - b.value) > a.half_ulp + b.half_ulp
+), agreement AS (
+    -- how many of the numbers two printings of a key share agree: a transcription with a slip
+    -- agrees in all but the slipped one; a row differing in every one of two or more numbers
+    -- is a run of its own (a lab re-measuring a published test on a machine of the same name),
+    -- which the filed numbers cannot correct
+    SELECT b.world, b.row_id, a.row_id AS other_row, count(*) AS shared,
+           count(*) FILTER (WHERE abs(a.value - b.value) <= a.half_ulp + b.half_ulp) AS agreeing
+    FROM metrics b
+    JOIN metrics a ON a.world = b.world AND a.metric = b.metric AND a.measurement_key = b.measurement_key
+                  AND a.row_id <> b.row_id
+    WHERE b.row_id IN (SELECT row_id FROM pairs WHERE nth = 1)
+    GROUP BY ALL
+), judged AS (
+    SELECT p.*, coalesce(g.shared >= 2 AND g.agreeing = 0, false) AS another_run
+    FROM pairs p
+    LEFT JOIN agreement g ON g.world = p.world AND g.row_id = p.row_id AND g.other_row = p.other_row
+    WHERE p.subject AND p.nth = 1
 )
 SELECT world, row_id, fact_id, source, source_line, table_title, metric,
        printed AS printed_value,
@@ -66,8 +83,12 @@ SELECT world, row_id, fact_id, source, source_line, table_title, metric,
        -- a lab's run of a test it filed before, not a transcription of it
        || CASE WHEN source_family = 'submission' AND other_family = 'submission' AND other_source <> source
                THEN '; measured again? waive it as such, or file this run with --revision-of '
-                    || other_source || ' if it replaces that one' ELSE '' END AS message,
+                    || other_source || ' if it replaces that one'
+               -- a run of a report's test on a machine the submission names as the report does
+               WHEN another_run AND other_source <> source
+               THEN '; every number differs, so this is another run, not a copy: name the '
+                    || 'platform as your own machine (not as ' || other_source || ' does), or waive '
+                    || 'it as measured again' ELSE '' END AS message,
        other_row AS related_row_id,
-       CASE WHEN other_source <> source THEN other_printed END AS suggested_value
-FROM pairs
-WHERE subject AND nth = 1
+       CASE WHEN other_source <> source AND NOT another_run THEN other_printed END AS suggested_value
+FROM judged

@@ -301,6 +301,31 @@ def test_a_resubmitted_rate_only_row_gets_the_filed_number(wh, built_warehouse, 
     assert f["suggested_value"] == "142.00" and "wbimb5-aix-2004.txt:481" in f["message"]
 
 
+
+def test_a_run_of_a_reports_test_is_told_apart_from_a_copy_with_a_slip(wh, built_warehouse, tmp_path):
+    """A lab re-measuring IIB 10's Coordinated Request/Reply at 256 bytes on an 8-core server it
+    names xLinux, as the report does: every number differs (1300.0 msgs/s, 87.0 %, 5.4 ms against
+    1334.9, 89.0, 5.3), so the row is another run - the report's numbers are no correction of
+    it, and the message says how to file it. A copy of the row with one number slipped agrees
+    in the others and keeps the filed number as its suggestion."""
+    [row] = [r for r in rows_as_template(wh, IIB) if r["source_line"] == 57 and r["msg_rate"] == "1334.9"]
+    assert (row["msg_rate"], row["cpu_busy_pct"], row["cpu_ms_per_msg"]) == ("1334.9", "89.0", "5.3")
+
+    def errors(name: str, **numbers) -> list[dict]:
+        path = tmp_path / name
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            write_rows([dict(row, **numbers)], handle)
+        return [f for f in check(path, warehouse=built_warehouse).errors if f["rule"] == "cross_table_consistency"]
+
+    rerun = errors("rerun.csv", msg_rate="1300.0", cpu_busy_pct="87.0", cpu_ms_per_msg="5.4")
+    assert sorted(f["metric"] for f in rerun) == ["cpu_busy_pct", "cpu_ms_per_msg", "msg_rate"]
+    assert all(f["suggested_value"] is None and "every number differs, so this is another run, not a copy: "
+               "name the platform as your own machine (not as iib10-xlinux.txt does)" in f["message"]
+               for f in rerun)
+    [slip] = errors("slip.csv", msg_rate="13349.0")
+    assert slip["metric"] == "msg_rate" and slip["suggested_value"] == "1334.9"
+    assert "another run" not in slip["message"]
+
 # -- embedded and repeated rows --------------------------------------------------------------
 
 def test_the_multi_replica_rows_inside_the_single_replica_json_parse_table(wh):
