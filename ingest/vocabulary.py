@@ -298,12 +298,19 @@ def topology_label(topology: str | None, queue_managers: Any = None,
     return ", ".join(parts) or None
 
 
+# The unit of every cost per size (models.fit's ms per KiB) and of the sizes printed for people:
+# 1024 bytes, the reports' "1KB" (ingest.units), named by its unambiguous name KiB so that a
+# label never says KB (1000 bytes to a reader) of a number computed per 1024 bytes.
+KIB = 1024
+KIB_NAME = "KiB"
+
+
 def size_label(n: Any) -> str:
     """A message size for people: 2048 -> '2 KiB', 100 -> '100 B' (1 KiB = 1024 bytes)."""
     if n is None:
         return "no size"
     n = float(n)
-    for unit, size in (("MiB", 1024 ** 2), ("KiB", 1024)):
+    for unit, size in (("MiB", KIB ** 2), (KIB_NAME, KIB)):
         if n >= size:
             return f"{n / size:.3g} {unit}"
     return f"{n:.0f} B"

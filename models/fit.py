@@ -8,7 +8,7 @@ alike and every interval stays positive:
   KB, both >= 0), fitted by non-linear least squares on log(cost);
 - ``power``:  cost = ms_at_1kb x KB ** exponent, ordinary least squares in log-log space.
 
-KB = bytes / 1024 (the reports' convention). Residuals and residual variances (``rss``) are on
+KB = bytes / 1024 (the reports' convention; pages label it KiB, `ingest.vocabulary.KIB_NAME`). Residuals and residual variances (``rss``) are on
 the natural-log scale. Parameter intervals are Wald intervals with Student's t. The prediction
 of a left-out size and its interval are not made here: the line of the other sizes alone
 (``leave_one_size_out``) is kept for comparison and for the guard against a slip among those
@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ingest.vocabulary import KIB as KIB_BYTES, KIB_NAME  # noqa: F401 - the unit's label, for pages
 from .spec import LINEAR, MIN_SIZES, MODELS, POWER  # noqa: F401 - the library's names
 
-KIB = 1024.0
+KIB = float(KIB_BYTES)  # ms_per_kb is per this many bytes, labelled KIB_NAME
 
 
 def import_scipy_meanwhile() -> None:
