@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.vocabulary import size_label
+from ingest.vocabulary import KIB_NAME, size_label
 from perfwh.publish.html import Html, chart, note, plain, table, tag
 
 from .common import con, family_of, fitted_log_scale, has, query, source_link
@@ -23,12 +23,27 @@ def _num(value: Any) -> str | None:
     return None if value is None else f"{float(value):.4g}"
 
 
+# A fitted value or limit smaller than this share of the largest magnitude among it and its
+# interval's limits prints as 0: four significant digits of the largest resolve 1e-3 of it at
+# best, so a smaller number is zero at the precision the cell shows (a fixed cost the fit drove
+# to its bound of 0 comes out as 1.8e-23, beside an upper limit of 0.05).
+ZERO_SHARE = 1e-4
+
+
 def _interval(value: Any, low: Any, high: Any) -> str | None:
+    """A fitted parameter and its interval, "value [low, high]", each to four significant digits
+    and each 0 where it is zero at the interval's scale (ZERO_SHARE)."""
     if value is None:
         return None
-    text = _num(value)
-    if low is not None and high is not None:
-        text += f" [{_num(low)}, {_num(high)}]"
+    parts = [value] + ([low, high] if low is not None and high is not None else [])
+    scale = max(abs(float(p)) for p in parts)
+
+    def shown(x: Any) -> str:
+        return "0" if abs(float(x)) < ZERO_SHARE * scale else _num(x)
+
+    text = shown(value)
+    if len(parts) == 3:
+        text += f" [{shown(low)}, {shown(high)}]"
     return text
 
 
@@ -61,7 +76,8 @@ def summary() -> Html:
     if lin and pw and lin["mdape_pct"] is not None and pw["mdape_pct"] is not None:
         out.append(tag("p", f"Over all reports, each series' own line of its other sizes alone has a median "
                             f"error of {lin['mdape_pct']:.1f} % and its power law alone {pw['mdape_pct']:.1f} %: a "
-                            "single power of size cannot bend from a flat fixed cost into a per-KB slope."))
+                            "single power of size cannot bend from a flat fixed cost into a slope per "
+                            f"{KIB_NAME}."))
     return Html("".join(out))
 
 
@@ -78,7 +94,7 @@ def fits() -> Html:
              _pct(r["loso_mdape_pct"]), r.get("excluded_points"))
             for r in rows]
     return table(["#", "Series", "Model", "Sizes", "Size range", "Linear: fixed ms [95 %]",
-                  "Linear: ms per KB [95 %]", "Power: ms at 1 KB [95 %]", "Power: exponent [95 %]",
+                  f"Linear: ms per {KIB_NAME} [95 %]", f"Power: ms at 1 {KIB_NAME} [95 %]", "Power: exponent [95 %]",
                   "LOSO median error", "Excluded points"],
                  body, numeric=[True, False, False, True, False, True, True, True, True, True, True],
                  class_="data fits", caption=f"{len(rows)} fitted series; every prediction starts from the "
