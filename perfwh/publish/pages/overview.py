@@ -74,6 +74,31 @@ def measured() -> Html:
                  body)
 
 
+def _unsized() -> list[dict]:
+    """Per report, the numbers without a message size (a rate of a whole test, a product's
+    capacity): the coverage chart has no column for them, so its caption counts them."""
+    return query("""
+        SELECT r.family AS report, count(*) AS numbers
+        FROM metric_values m JOIN dim_report r USING (source)
+        WHERE m.message_size_bytes IS NULL GROUP BY ALL ORDER BY ALL""")
+
+
+def _coverage_caption() -> str:
+    text = "Numbers per report and message size (darker: more numbers; a count too wide for its cell is in its tooltip)."
+    unsized = _unsized()
+    total = sum(r["numbers"] for r in unsized)
+    if total:
+        text += (f" Not drawn: {total:,} number{'s' if total != 1 else ''} without a message size ("
+                 + ", ".join(f"{r['numbers']:,} of {r['report']}" for r in unsized) + ").")
+    return text
+
+
+# A cell's count is written in it only where it fits (digits of about this many px at the
+# 10 px font, plus a margin): on a phone the cells are narrower than a four-digit count, and
+# counts running into each other and into the axis labels are unreadable; the tooltip keeps it.
+DIGIT_PX = 6.5
+
+
 def coverage_chart() -> Html:
     import altair as alt
 
@@ -85,16 +110,22 @@ def coverage_chart() -> Html:
     data = [{**{k: plain(v) for k, v in r.items()}, "size_label": size_label(r["size"])} for r in rows]
     sizes = [size_label(s) for s in sorted({r["size"] for r in rows})]
     order = [f for f in dict.fromkeys(r["family"] for r in reports())]
+    # labels that would touch are thinned (greedy, 3 px apart) rather than drawn over each other
     base = alt.Chart(alt.Data(values=data)).encode(
-        x=alt.X("size_label:O", sort=sizes, title="Message size"),
+        x=alt.X("size_label:O", sort=sizes, title="Message size",
+                axis=alt.Axis(labelOverlap="greedy", labelSeparation=3)),
         y=alt.Y("report:N", sort=order, title=None))
+    # the legend goes below the chart: beside it, it takes a sixth of a phone's width from the cells
     rect = base.mark_rect().encode(
-        color=alt.Color("numbers:Q", scale=alt.Scale(scheme="blues", type="log"), title="Numbers"),
+        color=alt.Color("numbers:Q", scale=alt.Scale(scheme="blues", type="log"), title="Numbers",
+                        legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("report:N"), alt.Tooltip("size_label:N", title="size"),
                  alt.Tooltip("numbers:Q"), alt.Tooltip("scenarios:Q")])
-    text = base.mark_text(fontSize=10).encode(text="numbers:Q")
+    fits = f"length(toString(datum.numbers)) * {DIGIT_PX} + 2 <= bandwidth('x')"
+    text = base.mark_text(fontSize=10).encode(
+        text="numbers:Q", opacity=alt.condition(fits, alt.value(1), alt.value(0)))
     return chart((rect + text).properties(width="container", height=40 * max(1, len(order))),
-                 "coverage", "Numbers per report and message size (darker: more numbers).")
+                 "coverage", _coverage_caption())
 
 
 def coverage_matrix() -> Html:
