@@ -71,6 +71,45 @@ def _parse(path: Path) -> _Links:
     return p
 
 
+class _Tables(HTMLParser):
+    """The tables of a page as their classes, headers and rows of cell texts (tags dropped)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: list[dict] = []
+        self._cell: list[str] | None = None
+        self._row: list[str] | None = None
+
+    def handle_starttag(self, tag_, attrs):
+        if tag_ == "table":
+            self.tables.append({"class": dict(attrs).get("class", ""), "columns": [], "rows": []})
+        elif tag_ == "tr" and self.tables:
+            self._row = []
+        elif tag_ in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag_):
+        if tag_ in ("td", "th") and self._cell is not None:
+            self._row.append(("th:" if tag_ == "th" else "") + "".join(self._cell).strip())
+            self._cell = None
+        elif tag_ == "tr" and self._row is not None:
+            if self._row and all(c.startswith("th:") for c in self._row):
+                self.tables[-1]["columns"] = [c[3:] for c in self._row]
+            else:
+                self.tables[-1]["rows"].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _tables(html: str, class_: str) -> list[dict]:
+    p = _Tables()
+    p.feed(html)
+    return [t for t in p.tables if class_ in t["class"].split()]
+
+
 # -- _quarto.yml ---------------------------------------------------------------------------
 
 def test_quarto_yml_defines_every_page_and_the_navigation(site, wh):
@@ -439,6 +478,71 @@ def test_the_models_page_shows_model_accuracy_as_kept_not_rounded_twice(site, wh
     for row in rows:
         for value in row:
             assert value is None or f"{value:.2f} %" in page, value
+
+
+def test_a_fitted_value_zero_at_its_intervals_precision_prints_as_0(site):
+    """The fits table writes a parameter the fit drove to its bound of 0 as 0, never as
+    1.817e-23 beside an upper limit of 0.04997: every number of a "value [low, high]" cell is
+    either 0 or at least models.ZERO_SHARE of the cell's largest, and none is in scientific
+    notation with a negative exponent."""
+    result, _, db = site
+    page = (result.out / "site" / "models.html").read_text(encoding="utf-8")
+    [fits] = _tables(page, "fits")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        zeros = con.sql(f"""SELECT count(*) FROM model_fits WHERE fixed_ms <> 0 AND abs(fixed_ms)
+                            < {models_page.ZERO_SHARE} * greatest(abs(fixed_ms), abs(fixed_ms_upper_95))""").fetchall()[0][0]
+    finally:
+        con.close()
+    cells = [c for row in fits["rows"] for c in row if "[" in c]
+    assert cells
+    printed_zero = 0
+    for text in cells:
+        assert not re.search(r"\de-\d", text), text
+        numbers = [float(n) for n in re.findall(r"-?[\d.]+(?:e[+-]?\d+)?", text)]
+        scale = max(abs(n) for n in numbers)
+        assert all(n == 0 or abs(n) >= models_page.ZERO_SHARE * scale for n in numbers), text
+        printed_zero += text.startswith("0 [")
+    # a fitted fixed cost that is zero at its interval's scale is one such 0
+    assert printed_zero >= zeros
+    assert models_page._interval(1.8168649938597733e-23, 0.0, 0.0499745) == "0 [0, 0.04997]"
+    assert models_page._interval(0.006602, 0.0, 0.0447) == "0.006602 [0, 0.0447]"
+
+
+def test_the_models_pages_cost_per_size_is_labelled_in_the_unit_it_is_computed_in(site):
+    """models.fit computes ms_per_kb per KIB = 1024 bytes: the page calls that unit KiB (the
+    label of ingest.vocabulary, as its sizes are printed), never KB."""
+    from ingest.vocabulary import KIB, KIB_NAME
+    from models.fit import KIB as FIT_KIB
+
+    assert (FIT_KIB, KIB, KIB_NAME) == (1024, 1024, "KiB")
+    result, _, _ = site
+    page = (result.out / "site" / "models.html").read_text(encoding="utf-8")
+    [fits] = _tables(page, "fits")
+    assert f"Linear: ms per {KIB_NAME} [95 %]" in fits["columns"]
+    assert f"Power: ms at 1 {KIB_NAME} [95 %]" in fits["columns"]
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S))
+    assert not re.search(r"\bper[ -]KB\b|\bat 1 KB\b", text), re.search(r".{40}\bper[ -]KB\b.{20}", text)
+
+
+def test_the_coverage_chart_counts_the_numbers_it_cannot_draw(site):
+    """The overview's heatmap has a column per message size: its caption says how many numbers
+    have none (counted from the warehouse, per report), which are therefore not drawn."""
+    result, _, db = site
+    page = (result.out / "site" / "index.html").read_text(encoding="utf-8")
+    caption = re.search(r'<figure class="chart-figure" id="chart-coverage">.*?<figcaption>(.*?)</figcaption>',
+                        page, flags=re.S).group(1)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        per_report = con.sql("""SELECT r.family, count(*) FROM metric_values m JOIN dim_report r USING (source)
+                                WHERE m.message_size_bytes IS NULL GROUP BY ALL""").fetchall()
+    finally:
+        con.close()
+    total = sum(n for _, n in per_report)
+    assert total > 0
+    assert f"Not drawn: {total:,} numbers without a message size" in caption
+    for family, n in per_report:
+        assert f"{n:,} of {esc(family)}" in caption
 
 
 def test_ids_print_as_ids_and_authored_names_as_code(site, wh):

@@ -227,6 +227,36 @@ class Visit:
             return [problems, measured];
         }"""))
 
+    def crowded_texts(self, chart: str, gap_px: float = 2.0) -> tuple[list[str], int]:
+        """Texts drawn in a chart (axis labels, numbers written in its marks; not its legend)
+        that overlap another or come closer to it than ``gap_px`` (closer, '39' '39' reads as
+        3939): (problems, texts measured). A text Vega hid (opacity 0) is not drawn."""
+        return tuple(self.page.evaluate("""([chart, gap]) => {
+            const problems = [];
+            const el = document.querySelector(`.perfwh-chart[data-chart="${chart}"]`);
+            const svg = el && el.querySelector('svg');
+            if (!svg) { return [[`chart ${chart} is not drawn`], 0]; }
+            const shown = (t) => {
+                for (let e = t; e && e !== svg; e = e.parentElement) {
+                    if (parseFloat(e.getAttribute('opacity') ?? '1') === 0
+                        || parseFloat(e.getAttribute('fill-opacity') ?? '1') === 0) { return false; }
+                }
+                return t.textContent.trim() !== '' && !t.closest('g.role-legend');
+            };
+            const texts = Array.from(svg.querySelectorAll('text')).filter(shown)
+                .map(t => ({text: t.textContent, r: t.getBoundingClientRect()})).filter(t => t.r.width > 0);
+            for (let i = 0; i < texts.length; i++) {
+                for (let j = i + 1; j < texts.length; j++) {
+                    const a = texts[i].r, b = texts[j].r;
+                    if (a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap) {
+                        problems.push(`"${texts[i].text}" at ${Math.round(a.left)}-${Math.round(a.right)} and `
+                                      + `"${texts[j].text}" at ${Math.round(b.left)}-${Math.round(b.right)}`);
+                    }
+                }
+            }
+            return [problems, texts.length];
+        }""", [chart, gap_px]))
+
     def cut_tables(self) -> list[str]:
         """Tables wider than the box that clips them, without a visible way to see the rest:
         a scrollbar that takes room, or a hint shown beside the box (overlay scrollbars - a
@@ -421,6 +451,23 @@ def test_charts_and_tables_fit_under_quartos_styles(site, browser, serve, device
     finally:
         visit.close()
     assert measured >= 7
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_the_coverage_charts_labels_and_counts_stand_apart(site, browser, serve, device):
+    """The coverage heatmap on the overview: its size and report labels and the counts written
+    in its cells are each readable on their own at both widths (on a phone a cell is narrower
+    than a three-digit count: the count is left to the cell's tooltip there)."""
+    visit = Visit(browser, serve(site.out), WIDTHS[device])
+    try:
+        visit.open("site/index.html")
+        problems, measured = visit.crowded_texts("coverage")
+        labels = visit.page.evaluate("""() => document.querySelectorAll(
+            '.perfwh-chart[data-chart="coverage"] svg g.role-axis-label text').length""")
+    finally:
+        visit.close()
+    assert problems == []
+    assert labels >= 2 and measured > labels  # axis labels and at least one count were measured
 
 
 def _tooltip(page) -> dict[str, str]:
