@@ -47,7 +47,7 @@ def reset() -> None:
     if _CON is not None:
         _CON.close()
     _CON = None
-    for cached in (relations, reports, family_of, flags_by_fact):
+    for cached in (relations, reports, family_of, flags_by_fact, findings_by_claim):
         cached.cache_clear()
 
 
@@ -184,16 +184,35 @@ def flags_by_fact() -> dict[int, list[dict]]:
     return dict(out)
 
 
+@lru_cache(maxsize=None)
+def findings_by_claim() -> dict[int, list[dict]]:
+    """Findings of the rules on the prose per claim_id: a rule whose relation is dq_claims
+    (its header, dq_rules.relation) checks a statement of the text, not a number of a table,
+    so its finding has no fact_id to flag; its row_id is the claim's id."""
+    if not has("dq_findings") or not has("dq_rules"):
+        return {}
+    out: dict[int, list[dict]] = defaultdict(list)
+    for r in query("SELECT f.finding_id, f.rule, f.severity, f.row_id, f.message FROM dq_findings f "
+                   "JOIN dq_rules USING (rule) WHERE dq_rules.relation = 'dq_claims' AND f.row_id IS NOT NULL "
+                   "ORDER BY f.finding_id"):
+        out[r["row_id"]].append(r)
+    return dict(out)
+
+
+def finding_flag(finding: dict) -> Html:
+    """⚑ linking to a finding on the quality page, coloured by its severity."""
+    return tag("a", "\u2691", href=f"quality.html#{anchor_id('finding', finding['finding_id'])}",
+               class_=f"flag flag-{anchor_id(finding['severity'])}",
+               title=f"{finding['severity']}: {finding['rule']} (finding {finding['finding_id']})")
+
+
 def number_cell(facts: list[dict]) -> Html:
     """A number as printed, linked to its line; a flag links to its data-quality findings."""
     parts = []
     for f in facts:
         title = f"{f['source']}:{f['source_line']} - {f['metric']} printed {f['printed_value']}"
         parts.append(link(f["printed_value"], f"#{src_anchor(f['source'], f['source_line'])}", title=title))
-        for flag in flags_by_fact().get(f["fact_id"], []):
-            parts.append(tag("a", "\u2691", href=f"quality.html#{anchor_id('finding', flag['finding_id'])}",
-                             class_=f"flag flag-{anchor_id(flag['severity'])}",
-                             title=f"{flag['severity']}: {flag['rule']} (finding {flag['finding_id']})"))
+        parts += [finding_flag(flag) for flag in flags_by_fact().get(f["fact_id"], [])]
     return join(parts, " ")
 
 

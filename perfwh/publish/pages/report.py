@@ -13,8 +13,8 @@ from perfwh.core.paths import raw_path
 from perfwh.warehouse.sources import sha256_of
 from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, table, tag
 
-from .common import (has, metric_header, number_cell, query, report_page_name, reports, src_anchor,
-                     where)
+from .common import (finding_flag, findings_by_claim, has, metric_header, number_cell, query, report_page_name,
+                     reports, src_anchor, where)
 
 
 _ATTRS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scenario"),
@@ -199,6 +199,34 @@ def _claim_kind(claim: dict) -> str:
         f"{kind}: {compared.replace('_', ' ')}" if compared else kind
 
 
+def _claim_findings(claim: dict) -> Html:
+    """What the rules on the prose found about a statement, beside it: each finding's flag
+    (to the quality page), rule and message, escaped (the message quotes the report's text)."""
+    return join([Html(f'<span class="claim-finding">{finding_flag(f)} <code>{esc(f["rule"])}</code>: '
+                      f'{esc(f["message"])}</span>')
+                 for f in findings_by_claim().get(claim["claim_id"], [])], " ")
+
+
+def _claims_table(claims: list[dict]) -> Html:
+    """The statements of the prose, a statement with a finding marked and its finding beside it."""
+    flagged = sum(1 for c in claims if c["claim_id"] in findings_by_claim())
+    out = []
+    if flagged:
+        out.append(tag("p", f"{flagged} of the {len(claims)} statements have a finding of the rules on the "
+                            "prose (the tables, counts, orderings and dates they state checked against the "
+                            "report's numbers), shown beside the statement; \u2691 links to it on the quality page.",
+                       class_="claims-flagged"))
+    out.append(table(["Statement", "Kind", "Scenario", "Metric", "Comparison", "As printed", "Finding", "Source line"],
+                     [(c["claim_text"], _claim_kind(c), c["scenario"], c["metric"],
+                       f"{c['comparison'] or ''} {c['unit'] or ''}".strip(),
+                       c["printed_value"], _claim_findings(c), where(c["source_file"], c["source_line"], c["page"]))
+                      for c in claims],
+                     class_="data claims",
+                     row_ids=[anchor_id("claim", c["claim_id"]) if c["claim_id"] in findings_by_claim() else None
+                              for c in claims]))
+    return Html("".join(out))
+
+
 def _product_line(family: str) -> Html:
     """How this family's products relate to those of other families' reports (a product line of
     perfwh/publish/generations.yml), linking their pages; nothing for a family of no line."""
@@ -281,11 +309,7 @@ def report_page(family: str) -> Html:
             # numbers the prose states, and statements without a number (counts, orderings,
             # superlatives, trends, windows, dates) that the rules check against the tables
             out.append(tag("h3", "Statements in the prose", id=anchor_id("claims", rid)))
-            out.append(table(["Statement", "Kind", "Scenario", "Metric", "Comparison", "As printed", "Source line"],
-                             [(c["claim_text"], _claim_kind(c), c["scenario"], c["metric"],
-                               f"{c['comparison'] or ''} {c['unit'] or ''}".strip(),
-                               c["printed_value"], where(c["source_file"], c["source_line"], c["page"]))
-                              for c in claims]))
+            out.append(_claims_table(claims))
         out.append(tag("h3", "Source text", id=anchor_id("source", rid)))
         out.append(tag("p", f"The report as loaded ({rep['source']}); highlighted lines hold numbers of the tables above."))
         out.append(_source_text(rep, {f["source_line"] for f in facts}))
