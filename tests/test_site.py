@@ -545,6 +545,38 @@ def test_the_coverage_chart_counts_the_numbers_it_cannot_draw(site):
         assert f"{n:,} of {esc(family)}" in caption
 
 
+def test_a_report_page_shows_the_prose_rules_findings_beside_their_statements(site):
+    """A finding of a rule on the prose (relation dq_claims: claim_best, claim_vs_table, ...)
+    has no number to flag: the report's page shows it in the row of its statement - a flag
+    linking to the quality page, the rule and the message, escaped - and counts them."""
+    result, _, db = site
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        found = con.sql("""SELECT r.family, f.finding_id, f.rule, f.message, c.claim_id, c.claim_text, r.report_id
+                           FROM dq_findings f JOIN dq_rules USING (rule)
+                           JOIN fact_claim c ON c.claim_id = f.row_id JOIN dim_report r USING (report_id)
+                           WHERE dq_rules.relation = 'dq_claims'""").fetchall()
+        rules = {r for (r,) in con.sql("SELECT rule FROM dq_rules WHERE relation = 'dq_claims'").fetchall()}
+    finally:
+        con.close()
+    assert found and {"claim_vs_table", "claim_count"} <= rules
+    pages = {}
+    for family, finding_id, rule, message, claim_id, claim_text, _ in found:
+        page = pages.setdefault(family, (result.out / "site" / f"report-{family}.html").read_text(encoding="utf-8"))
+        row = re.search(rf'<tr id="claim-{claim_id}">(.*?)</tr>', page, flags=re.S)
+        assert row, (family, claim_id)
+        assert f"<td>{esc(claim_text)}</td>" in row.group(1)
+        assert f'href="quality.html#finding-{finding_id}"' in row.group(1)
+        assert f"<code>{esc(rule)}</code>: {esc(message)}" in row.group(1)
+    for family, page in pages.items():  # one count per report of the family (its statements' table)
+        per_report: dict[int, set] = {}
+        for f, _, _, _, claim_id, _, report_id in found:
+            if f == family:
+                per_report.setdefault(report_id, set()).add(claim_id)
+        shown = re.findall(r'<p class="claims-flagged">(\d+) of the \d+ statements have a finding', page)
+        assert sorted(map(int, shown)) == sorted(len(c) for c in per_report.values()), family
+
+
 def test_ids_print_as_ids_and_authored_names_as_code(site, wh):
     """A finding's or a series' id is a name, not a quantity (8686364001269420, not
     8,686,364,001,269,420); the captions, rules' reasons and tables' descriptions write command
