@@ -125,6 +125,18 @@ def cell(value: Any) -> Html:
     return Html(esc(value))
 
 
+# A value the source leaves unstated (NULL in the warehouse where the thing exists - a server's
+# CPU, cores, memory), as a table shows it: muted words, not an empty cell, which reads as "does
+# not apply". Only for such fields: a NULL that means "does not apply" stays empty, and the
+# downloads (the warehouse's own tables) keep NULL as NULL.
+NOT_STATED = Html('<span class="muted not-stated">not stated</span>')
+
+
+def stated(value: Any) -> Any:
+    """``value``, or NOT_STATED where it is None (for a field the source could have stated)."""
+    return NOT_STATED if value is None else value
+
+
 def is_numeric(value: Any) -> bool:
     return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
 
@@ -142,7 +154,7 @@ def table(columns: Sequence[Any], rows: Iterable[Sequence[Any]], *, caption: Any
         if len(r) != len(columns):
             raise ValueError(f"table row {n} has {len(r)} cells for {len(columns)} columns")
     if numeric is None:
-        numeric = [bool(rows) and all(is_numeric(r[i]) or r[i] is None for r in rows)
+        numeric = [bool(rows) and all(is_numeric(r[i]) or r[i] is None or r[i] is NOT_STATED for r in rows)
                    and any(is_numeric(r[i]) for r in rows) for i in range(len(columns))]
     out = [f'<div class="table-wrap"><table class="{esc(class_)}"' + (f' id="{esc(id_)}"' if id_ else "") + ">"]
     if caption is not None:

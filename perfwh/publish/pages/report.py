@@ -11,7 +11,7 @@ from ingest.reader import read_lines
 from ingest.vocabulary import config_label, kind_label, persistence_label, topology_label
 from perfwh.core.paths import raw_path
 from perfwh.warehouse.sources import sha256_of
-from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, table, tag
+from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, stated, table, tag
 
 from .common import (finding_flag, findings_by_claim, has, metric_header, number_cell, query, report_page_name,
                      reports, src_anchor, where)
@@ -227,6 +227,22 @@ def _claims_table(claims: list[dict]) -> Html:
     return Html("".join(out))
 
 
+def _platform_row(p: dict) -> tuple:
+    """A platform's facts; every server has an OS, hardware, a CPU, cores and memory, so a NULL
+    among them is one the report does not state. A note is optional: none is an empty cell."""
+    return (p["platform"], stated(p["os"]), stated(p["hardware"]), stated(p["cpu_model"]), stated(p["cores"]),
+            stated(p["deployment"]), stated(p["memory"]), p["note"])
+
+
+def _scenario_row(s: dict) -> tuple:
+    """A scenario's facts. A flow that carries messages (a transport and a flow style) parses
+    them in some message domain, so there a NULL domain is one the report does not state; a
+    startup test (no transport) or an appliance's test (no flow) has none to state: empty."""
+    parses = s["transport"] is not None and s["flow_style"] is not None
+    return (s["scenario"], s["transport"], stated(s["message_domain"]) if parses else s["message_domain"],
+            s["flow_style"], s["description"])
+
+
 def _product_line(family: str) -> Html:
     """How this family's products relate to those of other families' reports (a product line of
     perfwh/publish/generations.yml), linking their pages; nothing for a family of no line."""
@@ -270,13 +286,11 @@ def report_page(family: str) -> Html:
         if platforms:
             out.append(tag("h3", "Platform", id=anchor_id("platform", rid)))
             out.append(table(["Platform", "OS", "Hardware", "CPU", "Cores", "Deployment", "Memory", "Note"],
-                             [(p["platform"], p["os"], p["hardware"], p["cpu_model"], p["cores"], p["deployment"],
-                               p["memory"], p["note"]) for p in platforms]))
+                             [_platform_row(p) for p in platforms]))
         if scenarios:
             out.append(tag("h3", "Scenarios", id=anchor_id("scenarios", rid)))
             out.append(table(["Scenario", "Transport", "Message domain", "Flow style", "Description"],
-                             [(s["scenario"], s["transport"], s["message_domain"], s["flow_style"], s["description"])
-                              for s in scenarios]))
+                             [_scenario_row(s) for s in scenarios]))
         out.append(tag("h3", "Results tables", id=anchor_id("tables", rid)))
         by_table: dict[int, list[dict]] = defaultdict(list)
         for f in facts:
