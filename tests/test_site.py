@@ -577,6 +577,55 @@ def test_a_report_page_shows_the_prose_rules_findings_beside_their_statements(si
         assert sorted(map(int, shown)) == sorted(len(c) for c in per_report.values()), family
 
 
+def test_what_a_report_does_not_state_reads_not_stated_and_what_does_not_apply_stays_empty(site):
+    """On a report's page a server's OS, hardware, CPU, cores, memory (which every server has)
+    that the report leaves NULL read "not stated", muted; a platform without a note and a
+    scenario without a message domain that parses none (a startup test, an appliance's test)
+    stay empty. The CSV downloads keep NULL as an empty field."""
+    import csv
+
+    result, _, db = site
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        platforms = con.sql("""SELECT r.family, p.platform, p.os, p.hardware, p.cpu_model, p.cores, p.deployment,
+                                      p.memory, p.note FROM dim_platform p JOIN dim_report r USING (report_id)""").fetchall()
+        scenarios = con.sql("""SELECT r.family, s.scenario, s.transport, s.message_domain, s.flow_style
+                               FROM dim_scenario s JOIN dim_report r USING (report_id)""").fetchall()
+    finally:
+        con.close()
+    assert any(None in p[2:8] for p in platforms) and any(p[8] is None for p in platforms)
+    pages = {}
+
+    def rows_of(family: str, first_column: str, name: str) -> list[list[str]]:
+        """The rows named ``name`` of the family's tables headed ``first_column`` (a family's
+        page holds each of its reports, so a platform can have a row in two)."""
+        page = pages.setdefault(family, (result.out / "site" / f"report-{family}.html").read_text(encoding="utf-8"))
+        found = [row for t in _tables(page, "data") if t["columns"][:1] == [first_column]
+                 for row in t["rows"] if row[0] == name]
+        assert found, (family, first_column, name)
+        return found
+
+    for family, platform, *facts, note in platforms:
+        assert any(all((shown == "not stated") == (value is None) for value, shown in zip(facts, row[1:7]))
+                   and (row[7] == "" if note is None else row[7] != "not stated")
+                   for row in rows_of(family, "Platform", platform)), (family, platform)
+    kinds = set()
+    for family, scenario, transport, domain, flow in scenarios:
+        if domain is None:
+            applies = transport is not None and flow is not None
+            assert any(row[2] == ("not stated" if applies else "")
+                       for row in rows_of(family, "Scenario", scenario)), (family, scenario)
+            kinds.add(applies)
+    assert kinds == {True, False}  # both cases are in the reports
+    shown_muted = [f for f, page in pages.items() if '<td><span class="muted not-stated">not stated</span></td>' in page]
+    assert shown_muted, "an unstated value is shown muted"
+    for name in ("dim_platform", "dim_scenario"):
+        with open(result.out / "site" / "downloads" / "csv" / f"{name}.csv", newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        assert rows and all("not stated" not in cell for row in rows for cell in row)
+        assert any(cell == "" for row in rows[1:] for cell in row)
+
+
 def test_ids_print_as_ids_and_authored_names_as_code(site, wh):
     """A finding's or a series' id is a name, not a quantity (8686364001269420, not
     8,686,364,001,269,420); the captions, rules' reasons and tables' descriptions write command
