@@ -237,3 +237,52 @@ def test_spark_that_cannot_start_is_one_line_saying_why(tmp_path, built_warehous
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("perfwh check: cannot check: cannot start Spark"), lines
     assert f"{tmp_path / 'no-java'}/bin/java" in lines[0] and "Java 17" in lines[0]
+
+
+RESUBMISSION_HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+                       "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+
+
+@pytest.mark.slow
+def test_spark_and_duckdb_judge_resubmissions_alike(tmp_path, built_warehouse, spark_session):
+    """The rules that compare a submission with what is filed - `already_filed` and the
+    resubmission branches of `cross_table_consistency` - never fire on the reports or on a
+    generated file: a lab's run filed, then a file holding that row again, the row run again
+    with other numbers, a report's row with a slip (13334.9 for 1334.9) and a report's test
+    run again on a machine of the report's name. Both engines give the same findings."""
+    import contextlib
+    import io
+    import json
+    import shutil
+
+    from perfwh.cli import main
+
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, raw)
+    db = tmp_path / "curated" / "warehouse.duckdb"
+    db.parent.mkdir()
+    shutil.copyfile(built_warehouse, db)
+    lab = "IIB,10.0.0.2,lab A,8,ISO 8583 Transformation,1384,false,flow_copies,,,"
+    first = tmp_path / "first.csv"
+    first.write_text(RESUBMISSION_HEADER + lab + "1000.0,50.0,4.000\n")
+    place = ["--db", str(db), "--sources", str(raw / "sources.yml")]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["add", str(first), *place]) == 0
+    second = tmp_path / "second.csv"
+    second.write_text(RESUBMISSION_HEADER + lab + "1000.0,50.0,4.000\n" + lab + "990.0,49.5,4.000\n"
+                      "IIB,10.0.0.2,xLinux,8,Coordinated Request/Reply,256,false,flow_copies,,,13334.9,89.0,5.3\n"
+                      "IIB,10.0.0.2,xLinux,8,ISO 8583 Transformation,1384,false,flow_copies,,,1250.0,85.0,5.44\n")
+    by_engine = {}
+    for engine in ("duckdb", "spark"):
+        with contextlib.redirect_stdout(io.StringIO()) as printed, contextlib.redirect_stderr(io.StringIO()):
+            assert main(["check", str(second), *place, "--engine", engine, "--json"]) == 1
+        by_engine[engine] = json.loads(printed.getvalue())
+    duck = by_engine["duckdb"]
+    rules = {(f["rule"], f["line"]) for f in duck if f["severity"] == "error"}
+    assert {("already_filed", 2), ("cross_table_consistency", 3), ("cross_table_consistency", 4),
+            ("cross_table_consistency", 5)} <= rules, rules
+    assert any(f["line"] == 3 and "--revision-of first.csv" in f["message"] for f in duck)
+    assert any(f["line"] == 4 and f["suggested_value"] == "1334.9" for f in duck)
+    assert all(f["suggested_value"] is None and "another run" in f["message"]
+               for f in duck if f["line"] == 5 and f["rule"] == "cross_table_consistency")
+    assert by_engine["spark"] == duck  # messages, suggestions and ids included, in order
