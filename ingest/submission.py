@@ -59,6 +59,7 @@ class CsvFormat:
     quoted: bool                  # a double quote occurs (a quoted cell may span lines)
     blank_lines: bool             # an empty line occurs (DuckDB skips those)
     notes: list[str] = field(default_factory=list)
+    header_cells: list[str] = field(default_factory=list)  # the header's cells as printed
 
     @property
     def note(self) -> str | None:
@@ -121,7 +122,8 @@ def sniff(path: Path) -> CsvFormat:
     header, units = _header_units(cells)
     if units:
         notes.append(units)
-    return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes)
+    return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes,
+                     [c.strip() for c in cells])
 
 
 def _scan(path: Path, codec: str) -> tuple[str, int, bool, bool]:
@@ -730,6 +732,9 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         longest = MAX_NAME_LENGTH if col in NAME_COLUMNS else SHOWN_CELL
         return f"CASE WHEN length({col}) > {longest} THEN left({col}, {SHOWN_CELL}) || '...' ELSE {col} END"
 
+    _find_headers(con, fmt)
+    # (a line repeating the header has one problem, that one, not one per cell)
+    short = f"({short} OR line IN (SELECT line FROM sub_headers))"
     selects = [f"""SELECT line, {_q(col)} AS column_name, {shown(col)} AS printed_value, {prob} AS problem,
                           {_q(allowed[col])} AS expected, 'unreadable' AS kind
                    FROM sub_checked WHERE {prob} IS NOT NULL AND NOT {short}""" for col, prob in cells]
@@ -750,7 +755,11 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                                      || 'column', cells),
                               {_q(f'{_cells_needed(fmt)} cells, one per column of the header (a blank '
                                   f'cell is an empty one: {fmt.delimiter * 2})')}, 'unreadable'
-                       FROM sub_checked WHERE {short}""")
+                       FROM sub_checked WHERE {short} AND line NOT IN (SELECT line FROM sub_headers)""")
+    selects.append("""SELECT line, NULL, NULL,
+                              'the row repeats the header (two files joined into one?): it is no measurement',
+                              'a measurement, or no row: remove the line', 'unreadable'
+                       FROM sub_headers""")
     _find_examples(con)
     selects.append("""SELECT line, NULL, NULL,
                               printf('the row is the template''s example for concurrency_kind %s, unchanged',
@@ -792,6 +801,15 @@ def _count_problem(column: str) -> str:
                     THEN '{column} is not a positive whole number'
                     WHEN coalesce(TRY_CAST({column} AS BIGINT) > {MAX_COUNT}, TRUE)
                     THEN '{column} is out of range' END"""
+
+
+def _find_headers(con, fmt: CsvFormat) -> None:
+    """sub_headers: the lines that repeat the header - every template column's cell its header
+    cell again, case aside - as a second export appended to a first one leaves them."""
+    cells = dict(zip(fmt.header, fmt.header_cells))
+    same = " AND ".join(f"lower({c}) IS NOT DISTINCT FROM {_q(cells[c].lower())}"
+                        for c in TEMPLATE_COLUMNS if c in cells)
+    con.sql(f"CREATE OR REPLACE TEMP TABLE sub_headers AS SELECT line FROM sub_cells WHERE {same or 'FALSE'}")
 
 
 def _find_examples(con) -> None:
@@ -914,7 +932,8 @@ def _raw_rows(con, source: str) -> None:
 
 def drop_staged(con) -> None:
     con.sql("DROP VIEW IF EXISTS sub_rows")
-    for name in ("sub_cells", "sub_checked", "sub_keys", "sub_examples", *Staged.RELATIONS.values()):
+    for name in ("sub_cells", "sub_checked", "sub_keys", "sub_examples", "sub_headers",
+                 *Staged.RELATIONS.values()):
         con.sql(f"DROP TABLE IF EXISTS {name}")
 
 

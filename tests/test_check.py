@@ -428,6 +428,24 @@ def test_a_row_of_fewer_cells_than_the_header_is_refused_not_read_shifted(tmp_pa
         ("unreadable_value", 3)]
 
 
+def test_a_repeated_header_is_one_error_saying_so(tmp_path, built_warehouse):
+    """Two exports joined into one file leave the second's header among the rows (its case and
+    units as the first printed them): one error on that line saying what it is, not one per
+    cell that is no number, and the rows on either side read."""
+    header = ",".join(COLUMNS).replace("msg_rate", "msg_rate (msgs/s)")
+    full = "IIB,10.0.0.2,header box,8,ISO 8583 Transformation,1384,false,flow_copies,,,1362.3,94.0,5.5"
+    full += "," * (len(COLUMNS) - full.count(",") - 1)
+    path = tmp_path / "joined.csv"
+    path.write_text(header + "\n" + full + "\n" + header.replace("product,", "Product,", 1) + "\n"
+                    + full.replace("1384", "2048").replace("1362.3,94.0,5.5", "1200.0,94.0,6.267") + "\n",
+                    encoding="utf-8")
+    result = check(path, warehouse=built_warehouse)
+    assert result.rows == 3
+    assert [(f["rule"], f["source_line"], f["message"]) for f in result.findings] == [
+        ("unreadable_value", 3, "the row repeats the header (two files joined into one?): it is no measurement "
+                                "(expected a measurement, or no row: remove the line)")]
+
+
 @pytest.fixture
 def sandbox(tmp_path, built_warehouse) -> dict:
     """A copy of the raw layer and of the warehouse, for add to change."""
@@ -476,6 +494,25 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
     assert cores == [(8,)]
     again = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
     assert again.returncode == 1 and "already filed" in again.stderr
+
+
+def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, built_warehouse):
+    """A copy of the warehouse filed into with another raw layer's manifest (`--db COPY` and the
+    project's sources.yml) would record the source in one and not the other: refused, naming
+    both, before anything is written; with its own manifest the same add files."""
+    good = write_csv(tmp_path / "lab-results.csv", [dict(ISO_ROW, platform="step box", product_version="10.0.0.9")])
+    assert perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
+    pristine = tmp_path / "pristine" / "warehouse.duckdb"
+    pristine.parent.mkdir()
+    shutil.copyfile(built_warehouse, pristine)
+    other = write_csv(tmp_path / "more-results.csv", [dict(ISO_ROW, platform="step box 2", product_version="10.0.0.9")])
+    before = state(sandbox), sha256_of(pristine)
+    done = perfwh("add", other, "--db", pristine, "--sources", sandbox["sources"])
+    assert done.returncode == 2, done.stderr
+    assert f"{sandbox['sources']} is not the manifest {pristine} holds" in done.stderr
+    assert "--sources" in done.stderr and f"perfwh build --out {pristine}" in done.stderr
+    assert (state(sandbox), sha256_of(pristine)) == before
+    assert perfwh("add", other, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
 
 
 def test_add_with_waivers_stores_them(tmp_path, sandbox):

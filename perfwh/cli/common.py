@@ -18,7 +18,8 @@ def add_db(parser: argparse.ArgumentParser, help: str = "warehouse file") -> Non
 
 def add_sources(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sources", type=Path, default=SOURCES_FILE, metavar="FILE",
-                        help=f"the raw layer's manifest (default {SOURCES_FILE})")
+                        help=f"the raw layer's manifest (default {SOURCES_FILE}); add files the raw file "
+                             "beside it, so with --db it is the manifest that warehouse holds")
 
 
 def add_no_wait(parser: argparse.ArgumentParser) -> None:

@@ -20,9 +20,9 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
-from perfwh.warehouse.db import remove_spill, spill_directory
+from perfwh.warehouse.db import held_manifest, remove_spill, spill_directory
 from perfwh.warehouse.load import record_manifest
-from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
+from perfwh.warehouse.sources import (SourceError, load_manifest, sha256_of, with_entry,
                                       with_retired)
 
 from .check import CheckResult, GivenFacts, SubmissionError, check, format_line
@@ -83,6 +83,8 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         except SubmissionError as err:
             raise AddError(f"cannot file the submission: {err}", status=err.status) from None
         try:
+            # after the check, which names what is wrong with the file itself first
+            _require_in_step(warehouse, sources_file)
             if target.exists():
                 raise AddError(f"{target} already exists; give the submission a name of its own")
             _gate(result, waivers, path)
@@ -106,6 +108,24 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         transaction.stage_copy(path, target)
         transaction.commit()
     return AddResult(target, result.rows, len(waivers), revision_of, result.notes)
+
+
+def _require_in_step(warehouse: Path, sources_file: Path) -> None:
+    """The manifest an add extends is the one the warehouse holds (raw_manifest: the text it was
+    built from or the last add wrote): filing into a warehouse with another raw layer's manifest
+    - `--db` a copy, the project's sources.yml by default - would record the source in one and
+    not the other, and neither would say so until a later add tripped over the name."""
+    held = held_manifest(warehouse)
+    try:
+        given = sha256_of(sources_file)
+    except OSError:
+        return  # unreadable: the check says so, naming the file
+    if held is not None and given != held:
+        raise AddError(f"{sources_file} is not the manifest {warehouse} holds: the warehouse was built from, "
+                       "or last filed into, another sources.yml (or this one changed since), so filing would "
+                       "record the submission in one and not the other. Give the manifest of the warehouse's "
+                       f"raw layer with --sources, or rebuild the warehouse from this one (`make`, or `perfwh "
+                       f"build --out {warehouse}`)", status=2)
 
 
 def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
