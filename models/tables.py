@@ -5,7 +5,8 @@ scenario, persistence and configuration (concurrency kind and value, replicas, T
 limit) across message sizes: every key of the view ``measurements`` but the size. Series
 with at least three usable sizes are fitted (models/fit.py). A measurement is *usable* unless
 an error-severity finding of ``dq_findings`` (not waived) is about its cpu_ms_per_msg or
-msg_rate, or its cost is not positive. Excluded points are not fitted but still predicted,
+msg_rate, warnings of several band rules (the caller names them) are about its cpu_ms_per_msg,
+or its cost is not positive. Excluded points are not fitted but still predicted,
 and say why they were left out.
 
 Tables written (documented in schema/dictionary.yml):
@@ -168,11 +169,23 @@ def finding_text(f: dict) -> str:
             f"{f['printed_value'] or ''}: {f['message']}")
 
 
-def exclusion_reasons(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> dict[int, str]:
+def exclusion_reasons(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
+                      evidence_rules: tuple[str, ...] = (), evidence: int = 0) -> dict[int, str]:
     """measurement_id -> why it is left out: the error findings (not waived) on its
-    cpu_ms_per_msg or msg_rate (of the rows of ``sources``, if given)."""
-    return {mid: "; ".join(finding_text(f) for f in found)
-            for mid, found in findings_on_rows(con, "error", sources).items()}
+    cpu_ms_per_msg or msg_rate, or warnings of ``evidence`` or more of ``evidence_rules`` on
+    its cpu_ms_per_msg (several rules finding the cost off: likely a slip, which fitted would
+    bend its series' predictions of its correct neighbours); of the rows of ``sources``, if
+    given."""
+    out = {}
+    for mid, found in findings_on_rows(con, None, sources).items():
+        errors = [f for f in found if f["severity"] == "error"]
+        banded = [f for f in found if f["severity"] == "warning" and f["metric"] == "cpu_ms_per_msg"
+                  and f["rule"] in evidence_rules]
+        if errors:
+            out[mid] = "; ".join(finding_text(f) for f in errors)
+        elif evidence and len({f["rule"] for f in banded}) >= evidence:
+            out[mid] = "; ".join(finding_text(f) for f in banded)
+    return out
 
 
 def of_sources(sources: list[str] | None, alias: str = "m") -> str:
@@ -197,11 +210,13 @@ def count_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = Non
             HAVING count(DISTINCT message_size_bytes) >= ?)""", [sources, sources, min_sizes])[0][0]
 
 
-def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> list[Series]:
+def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,
+                evidence_rules: tuple[str, ...] = (), evidence: int = 0) -> list[Series]:
     """Every series of measurements with a CPU cost and a size, in key order, with its
-    exclusions marked; ``sources``: only the series of these sources (a series and the
-    residual variance it is pooled with belong to one source, so their fits are the same)."""
-    reasons = exclusion_reasons(con, sources)
+    exclusions marked (`exclusion_reasons`); ``sources``: only the series of these sources (a
+    series and the residual variance it is pooled with belong to one source, so their fits
+    are the same)."""
+    reasons = exclusion_reasons(con, sources, evidence_rules, evidence)
     rows = query(con, f"""
         SELECT {', '.join(SERIES_KEYS)}, measurement_id, source_line, page, source_table,
                message_size_bytes, cpu_ms_per_msg, msg_rate, cpu_busy_pct

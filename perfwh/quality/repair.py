@@ -29,7 +29,7 @@ from ingest.units import half_ulp
 from perfwh.core.progress import status
 from perfwh.warehouse.db import insert_rows, run
 
-from .rules import (FOUND, FOUND_COLUMNS, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
+from .rules import (BAND_EVIDENCE, FOUND, FOUND_COLUMNS, KEY_COLUMNS, Rule, create_found, run_rules, store_findings,
                     stored_findings)
 from .slips import CELL, MICRO, UNDONE
 
@@ -392,7 +392,7 @@ def _targets(con, table: str, relation: str, tight: list[str], band: list[str]) 
                    count(DISTINCT rule) FILTER (WHERE list_contains($tight, rule)) AS tight,
                    count(DISTINCT rule) FILTER (WHERE list_contains($band, rule)) AS band
             FROM found GROUP BY row_id)
-        SELECT l.* EXCLUDE (row_source, row_platform), (e.tight > 0 OR e.band >= 2) AS evidenced
+        SELECT l.* EXCLUDE (row_source, row_platform), (e.tight > 0 OR e.band >= {BAND_EVIDENCE}) AS evidenced
         FROM located l
         JOIN flagged f ON f.rule = l.rule AND f.row_source IS NOT DISTINCT FROM l.row_source
                       AND f.row_platform IS NOT DISTINCT FROM l.row_platform

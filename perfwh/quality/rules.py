@@ -467,6 +467,18 @@ def write_findings(con: duckdb.DuckDBPyConnection, rules: list[Rule], table: str
     return run(con, "SELECT count(*) FROM dq_findings")[0][0]
 
 
+# A band rule's finding alone may be the sweep's own oddity; two band rules finding the same
+# number off is evidence that the number is wrong: the typo repair looks for its slip, and the
+# fit leaves it out (a wrong point would bend its series' predictions of its neighbours).
+BAND_EVIDENCE = 2
+
+
+def slip_evidence_rules(rules: list[Rule]) -> list[str]:
+    """The band rules whose findings on one number count towards BAND_EVIDENCE before the fit:
+    those that do not read the models' predictions (they run after it)."""
+    return sorted(r.name for r in rules if r.repair == "band" and not r.reads_models)
+
+
 def rules_markdown(rules: list[Rule]) -> str:
     """The README's table of rules (`perfwh rules --markdown`): one row per rule file."""
     lines = ["| rule | severity | repair | what it checks |", "|---|---|---|---|"]

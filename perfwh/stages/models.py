@@ -11,6 +11,7 @@ import duckdb
 from models.tables import (ACCURACY_QUERY, ACCURACY_SQL, PCT_MACRO, PREDICTIONS_VIEW_SQL, ModelRun,
                            fit_all, has_table, load_series, model_tables)
 from perfwh.core.interrupts import interruptibly
+from perfwh.quality.rules import BAND_EVIDENCE, load_rules, slip_evidence_rules
 from perfwh.warehouse.db import create_table, insert_rows, placeholders, run
 
 from .writing import atomic_update
@@ -36,7 +37,7 @@ def fit_warehouse(con: duckdb.DuckDBPyConnection, sources: list[str] | None = No
     others' fits do not change). ``accuracy=False`` leaves model_accuracy
     as it was (a check's fit, which only the rules read; the summary then has no accuracy)."""
     findings_table = has_table(con, "dq_findings")
-    series = load_series(con, sources)
+    series = load_series(con, sources, tuple(slip_evidence_rules(load_rules())), BAND_EVIDENCE)
     # the fit and its tables are numpy's work, minutes of it for a big file: a stop must not
     # wait for it (`interruptibly`); the connection is used here only, on this thread
     result, tables = interruptibly(lambda: _fitted(series))
