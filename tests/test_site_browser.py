@@ -36,6 +36,8 @@ HOSTILE = "<script>alert(1)</script>"
 MAIN_PAGES = ["index", "report-iib10", "compare", "generations", "explorer", "models", "quality", "cookbook",
               "downloads"]
 WIDTHS = {"desktop": 1400, "phone": 390}
+# a laptop's window: the report pages' widest tables scroll there, beside a sticky column
+LAPTOP = 1280
 DATA_DOCS = "site/data-docs"
 
 pytestmark = pytest.mark.slow
@@ -468,6 +470,49 @@ def test_the_coverage_charts_labels_and_counts_stand_apart(site, browser, serve,
         visit.close()
     assert problems == []
     assert labels >= 2 and measured > labels  # axis labels and at least one count were measured
+
+
+def _captions_outside_their_box(page) -> tuple[list[str], int]:
+    """Captions of tables and charts inside a horizontal scroll box whose box reaches outside
+    the box's visible width (a caption as wide as its table is cut off and scrolls away with
+    it): (problems, captions measured)."""
+    return tuple(page.evaluate("""() => {
+        const problems = []; let measured = 0;
+        for (const c of document.querySelectorAll('caption, figcaption')) {
+            let box = c.parentElement;
+            while (box && box !== document.body && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) {
+                box = box.parentElement;
+            }
+            if (!box || box === document.body) { continue; }
+            measured += 1;
+            const r = c.getBoundingClientRect(), b = box.getBoundingClientRect();
+            const left = b.left + box.clientLeft, right = left + box.clientWidth;
+            if (r.left < left - 1 || r.right > right + 1) {
+                problems.push(`"${c.textContent.slice(0, 40)}" at ${Math.round(r.left)}-${Math.round(r.right)} in a box `
+                              + `showing ${Math.round(left)}-${Math.round(right)} (scrolled ${box.scrollLeft} px)`);
+            }
+        }
+        return [problems, measured];
+    }"""))
+
+
+@pytest.mark.parametrize("width", [LAPTOP, WIDTHS["phone"]])
+def test_captions_wrap_inside_their_scroll_box(site, browser, serve, width):
+    """The models page's wide tables scroll inside their box: each caption wraps to the box's
+    visible width, at rest and scrolled to the far end, instead of running as wide as its
+    table."""
+    visit = Visit(browser, serve(site.out), width)
+    try:
+        visit.open("site/models.html")
+        at_rest, measured = _captions_outside_their_box(visit.page)
+        scrolled = visit.page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap'))
+            .filter(b => b.querySelector('caption') && b.scrollWidth > b.clientWidth + 1)
+            .map(b => { b.scrollLeft = b.scrollWidth; return b.scrollLeft; })""")
+        at_end, _ = _captions_outside_their_box(visit.page)
+    finally:
+        visit.close()
+    assert measured >= 2 and scrolled and all(s > 0 for s in scrolled)  # both tables' captions, boxes that scroll
+    assert at_rest == [] and at_end == []
 
 
 def _tooltip(page) -> dict[str, str]:
