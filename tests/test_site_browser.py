@@ -515,6 +515,78 @@ def test_captions_wrap_inside_their_scroll_box(site, browser, serve, width):
     assert at_rest == [] and at_end == []
 
 
+# For every results table wider than its box: (1) at rest, the numeric cells that lie under a
+# sticky cell of their row; (2) scrolled to its far end, the cells that slid under a sticky cell
+# and show through it (the point at the middle of the overlap is not the sticky cell's), and
+# sticky cells whose background is not opaque; (3) how many cells were found covered.
+STICKY_PROBLEMS = """() => {
+    const sticky = (c) => getComputedStyle(c).position === 'sticky';
+    const across = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const opaque = (c) => { const m = getComputedStyle(c).backgroundColor.match(/[\\d.]+/g);
+                            return m && (m.length < 4 || parseFloat(m[3]) === 1); };
+    const hidden = [], showing = [], clear = []; let covered = 0, tables = 0;
+    for (const box of document.querySelectorAll('.table-wrap')) {
+        const table = box.querySelector('table.results');
+        if (!table || box.scrollWidth <= box.clientWidth + 1) { continue; }
+        tables += 1;
+        const name = (table.querySelector('thead tr:last-child').textContent || '').slice(0, 40);
+        box.scrollLeft = 0;
+        for (const row of table.rows) {
+            for (const s of Array.from(row.cells).filter(sticky)) {
+                for (const n of row.querySelectorAll('td.num')) {
+                    if (n !== s && across(s.getBoundingClientRect(), n.getBoundingClientRect()) > 1) {
+                        hidden.push(`${name}: "${n.textContent}" under "${s.textContent.slice(0, 30)}" at rest`);
+                    }
+                }
+            }
+        }
+        box.scrollIntoView({block: 'center'});
+        box.scrollLeft = box.scrollWidth;
+        for (const row of table.rows) {
+            for (const s of Array.from(row.cells).filter(sticky)) {
+                if (!opaque(s)) { clear.push(`${name}: "${s.textContent.slice(0, 30)}"`); }
+                const a = s.getBoundingClientRect();
+                if (a.bottom < 0 || a.top > innerHeight) { continue; }
+                for (const c of row.cells) {
+                    const b = c.getBoundingClientRect();
+                    if (c === s || sticky(c) || across(a, b) <= 2) { continue; }
+                    covered += 1;
+                    const x = (Math.max(a.left, b.left) + Math.min(a.right, b.right)) / 2;
+                    const top = document.elementFromPoint(x, (b.top + b.bottom) / 2);
+                    if (!top || top.closest('td, th') !== s) {
+                        showing.push(`${name}: "${c.textContent.slice(0, 20)}" over "${s.textContent.slice(0, 30)}"`);
+                    }
+                }
+            }
+        }
+        box.scrollLeft = 0;
+    }
+    return {tables, covered, hidden, showing, clear};
+}"""
+
+
+def test_the_sticky_column_hides_no_number_at_rest_and_covers_what_scrolls_under_it(site, browser, serve):
+    """At 1280 px the widest results tables of the report pages scroll inside their box: no
+    number lies under a sticky column before the reader scrolls, and once scrolled the cells
+    that slide under the sticky (label) column are covered by it - an opaque cell on top -,
+    not drawn through it."""
+    visit = Visit(browser, serve(site.out), LAPTOP)
+    found = {"tables": 0, "covered": 0, "hidden": [], "showing": [], "clear": []}
+    try:
+        for path in _page_paths(site):
+            if "/report-" not in path:
+                continue
+            visit.open(path)
+            for key, value in visit.page.evaluate(STICKY_PROBLEMS).items():
+                found[key] += value if isinstance(value, int) else [f"{path}: {v}" for v in value]
+    finally:
+        visit.close()
+    assert found["tables"] >= 3 and found["covered"] > 0, found  # tables that scroll, cells that slid under
+    assert found["hidden"] == [], found["hidden"][:5]
+    assert found["showing"] == [], found["showing"][:5]
+    assert found["clear"] == [], found["clear"][:5]
+
+
 def _tooltip(page) -> dict[str, str]:
     """The rows of the chart tooltip showing (vega-tooltip's key/value table); empty when the
     point hovered lies under another mark and no tooltip opened for it."""

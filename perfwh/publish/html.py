@@ -164,12 +164,7 @@ def table(columns: Sequence[Any], rows: Iterable[Sequence[Any]], *, caption: Any
         out.append("<tr>" + "".join(
             f'<th colspan="{int(span)}" class="group">{esc(label)}</th>' if span > 1 else f'<th class="group">{esc(label)}</th>'
             for label, span in header) + "</tr>")
-    # a last "Source line(s)" column stays in view when the table scrolls sideways
-    last_src = bool(columns) and str(columns[-1]).startswith("Source line")
-    attrs = []
-    for i in range(len(columns)):
-        names = [n for n, on in (("num", numeric[i]), ("src-col", last_src and i == len(columns) - 1)) if on]
-        attrs.append(f' class="{" ".join(names)}"' if names else "")
+    attrs = [' class="num"' if numeric[i] else "" for i in range(len(columns))]
     out.append("<tr>" + "".join(f"<th{attrs[i]}>{esc(c)}</th>" for i, c in enumerate(columns))
                + "</tr></thead><tbody>")
     for n, row in enumerate(rows):
