@@ -472,6 +472,53 @@ def test_the_coverage_charts_labels_and_counts_stand_apart(site, browser, serve,
     assert labels >= 2 and measured > labels  # axis labels and at least one count were measured
 
 
+# The scenario labels of the Compare page's charts (their y axes): each label's drawn text (an
+# SVG title, if any, left out), its title, whether the pointer reaches it at its middle, and
+# its left and right edges beside its chart's box.
+SCENARIO_LABELS = """() => Array.from(document.querySelectorAll('.perfwh-chart')).flatMap(el => {
+    return Array.from(el.querySelectorAll('svg g.role-axis[aria-label^="Y-axis"] g.role-axis-label text'))
+        .map(t => {
+            t.scrollIntoView({block: 'center'});  // the pointer reaches into the window only
+            const r = t.getBoundingClientRect(), box = el.getBoundingClientRect();
+            const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+            const title = t.querySelector('title');
+            return {chart: el.dataset.chart, shown: Array.from(t.childNodes).filter(n => n.nodeType === 3)
+                        .map(n => n.nodeValue).join(''),
+                    title: title ? title.textContent : null, hoverable: hit === t,
+                    left: r.left, right: r.right, box: [box.left, box.right]};
+        });
+})"""
+
+
+@pytest.mark.parametrize("width", [WIDTHS["desktop"], LAPTOP, WIDTHS["phone"]])
+def test_compare_charts_show_scenario_names_whole_where_there_is_room(site, browser, serve, wh, width):
+    """The Compare page's ratio charts: at 1400 and 1280 px every scenario label shows its whole
+    name (Vega cut them at 180 px: 'HTTP XMLNSC Mapper Transform...'); on a phone a label may
+    be cut to leave the points room, and then keeps its whole name as a title the pointer
+    reaches. At every width each label lies inside its chart's box and the charts fit theirs."""
+    scenarios = {s for (s,) in wh.sql("SELECT DISTINCT scenario FROM measurements").fetchall()}
+    visit = Visit(browser, serve(site.out), width)
+    try:
+        visit.open("site/compare.html")
+        labels = visit.page.evaluate(SCENARIO_LABELS)
+        layout = visit.layout_problems()
+    finally:
+        visit.close()
+    assert len({lb["chart"] for lb in labels}) >= 4 and len(labels) >= 16  # two comparisons, rate and cost
+    assert layout == []
+    outside = [lb for lb in labels if lb["left"] < lb["box"][0] - 1 or lb["right"] > lb["box"][1] + 1]
+    assert outside == []
+    cut = [lb for lb in labels if lb["shown"].endswith("\u2026")]
+    if width != WIDTHS["phone"]:
+        assert cut == [], [lb["shown"] for lb in cut]
+        assert {lb["shown"] for lb in labels} <= scenarios
+        assert max(len(lb["shown"]) for lb in labels) > 30  # names longer than 180 px did show whole
+    named = [lb for lb in cut if lb["title"] in scenarios and lb["title"].startswith(lb["shown"][:-1])
+             and lb["hoverable"]]
+    assert named == cut, [(lb["shown"], lb["title"], lb["hoverable"]) for lb in cut if lb not in named]
+    assert {lb["title"] or lb["shown"] for lb in labels} <= scenarios
+
+
 def _captions_outside_their_box(page) -> tuple[list[str], int]:
     """Captions of tables and charts inside a horizontal scroll box whose box reaches outside
     the box's visible width (a caption as wide as its table is cut off and scrolls away with

@@ -46,6 +46,36 @@
     spec.config.axis = Object.assign({ labelLimit: 120 }, spec.config.axis);
   }
 
+  // The most of a chart's width its axis labels may take (a spec may let long labels show
+  // whole: on a phone they would leave its marks no room), and the least they keep.
+  var LABEL_SHARE = 0.38, MIN_LABELS = 120;
+
+  function capLabels(spec, room) {
+    var most = Math.max(MIN_LABELS, Math.floor(room * LABEL_SHARE));
+    Object.keys(spec.config || {}).forEach(function (key) {
+      var axis = spec.config[key];
+      if (/^axis/.test(key) && axis && axis.labelLimit > most) { axis.labelLimit = most; }
+    });
+  }
+
+  // Axis labels Vega cut at their labelLimit: each gets its full text as an SVG title, which
+  // the browser shows on hover (Vega lets axis labels ignore the pointer: these take it back).
+  function titleCutLabels(view) {
+    (function walk(node) {
+      var el = node._svg;
+      if (node.mark && node.mark.role === "axis-label" && el && node.text != null) {
+        var full = [].concat(node.text).join(" ");
+        if (el.textContent !== full && !el.querySelector("title")) {
+          var title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+          title.textContent = full;
+          el.appendChild(title);
+          el.setAttribute("pointer-events", "auto");
+        }
+      }
+      (node.items || []).forEach(walk);
+    })(view.scenegraph().root);
+  }
+
   // Draw a chart to the width of its container, measured: Vega's own layout cannot size a
   // concatenation to its container, and axis labels and legends take room no spec states.
   // The first drawing shows how much room they take; the panels are then given the rest (at
@@ -92,7 +122,9 @@
       fail(el, err);
       return;
     }
-    draw(el, target, spec, 0).then(function () {
+    capLabels(spec, el.clientWidth);
+    draw(el, target, spec, 0).then(function (result) {
+      titleCutLabels(result.view);
       el.setAttribute("data-rendered", "true");
     }).catch(function (err) { fail(el, err); });
   }

@@ -77,6 +77,18 @@ def _ticks(domain: list[float], most: int = 9) -> list[float]:
     return ticks
 
 
+# Vega cuts an axis label at 180 px ("HTTP XMLNSC Mapper Transform\u2026"): the scenario labels may
+# take what the longest needs, at most this many pixels a character (Vega's 10 px sans-serif
+# labels take 5 to 9). site.js cuts them again to a share of a narrow screen, where a cut label
+# keeps its full name as its title.
+LABEL_PX_PER_CHAR = 8
+
+
+def _label_limit(labels: list[str]) -> int:
+    """The labelLimit (px) that lets the longest of ``labels`` show whole."""
+    return LABEL_PX_PER_CHAR * max((len(label) for label in labels), default=0) + 8
+
+
 def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, b: str) -> Html:
     import altair as alt
 
@@ -103,7 +115,7 @@ def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, 
             points = alt.Chart(alt.Data(values=subset)).mark_point(filled=True, size=60, opacity=0.8).encode(
                 x=alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=domain, nice=False), title=title,
                         axis=alt.Axis(format="~r", values=_ticks(domain), labelOverlap=True)),
-                y=alt.Y("scenario:N", title=None),  # labels cut at Vega's 180 px: a phone has no more room
+                y=alt.Y("scenario:N", title=None),
                 color=alt.Color("cores:N", title="Configuration"),
                 shape=alt.Shape("size:N", sort=sizes, title="Message size"),
                 tooltip=[alt.Tooltip("scenario:N"), alt.Tooltip(f"{facet}:N"), alt.Tooltip("size:N"),
@@ -116,7 +128,8 @@ def _ratio_chart(rows: list[dict], facet: str, name: str, caption: str, a: str, 
                       .encode(x=alt.X("x:Q", scale=alt.Scale(type="log", domain=domain, nice=False))))
             layers = [points] if not domain[0] <= 1 <= domain[1] else [parity, points]
             panels.append(alt.layer(*layers).properties(title=str(value), width=300, height=alt.Step(22)))
-        out.append(chart(alt.hconcat(*panels).resolve_scale(color="shared", shape="shared"),
+        out.append(chart(alt.hconcat(*panels).resolve_scale(color="shared", shape="shared")
+                         .configure_axisY(labelLimit=_label_limit([d["scenario"] for d in data])),
                          f"{name}-{field.split('_')[0]}", f"{caption}: {title}"))
     if not out:
         return note("No pair has both numbers.")
