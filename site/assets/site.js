@@ -64,10 +64,10 @@
     (function walk(node) {
       var el = node._svg;
       if (node.mark && node.mark.role === "axis-label" && el && node.text != null) {
-        var full = [].concat(node.text).join(" ");
-        if (el.textContent !== full && !el.querySelector("title")) {
+        var lines = [].concat(node.text);  // a label of several lines is drawn as one tspan each
+        if (el.textContent !== lines.join("") && !el.querySelector("title")) {
           var title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-          title.textContent = full;
+          title.textContent = lines.join(" ");
           el.appendChild(title);
           el.setAttribute("pointer-events", "auto");
         }
