@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ingest.vocabulary import KIB as KIB_BYTES, KIB_NAME  # noqa: F401 - the unit's label, for pages
+from ingest.vocabulary import KIB as KIB_BYTES
 from .spec import LINEAR, MIN_SIZES, MODELS, POWER  # noqa: F401 - the library's names
 
-KIB = float(KIB_BYTES)  # ms_per_kb is per this many bytes, labelled KIB_NAME
+KIB = float(KIB_BYTES)  # ms_per_kb is per this many bytes (pages label it ingest.vocabulary.KIB_NAME)
 
 
 def import_scipy_meanwhile() -> None:
