@@ -530,7 +530,9 @@ ACCURACY_SQL = f"{PCT_MACRO};\nCREATE TABLE model_accuracy AS {ACCURACY_QUERY.fo
 PREDICTIONS_VIEW_SQL = """
 CREATE OR REPLACE VIEW dq_predictions AS
 SELECT measurement_id AS row_id, series_id, model, predicted_cpu_ms_per_msg AS predicted,
-       lower_99 AS lower, upper_99 AS upper, fit_sizes, extrapolated, excluded
+       lower_99 AS lower, upper_99 AS upper, fit_sizes, extrapolated, excluded,
+       -- left out for anything but band rules' warnings (finding_text begins with the severity)
+       excluded AND NOT coalesce(excluded_reason LIKE 'warning %', false) AS excluded_for_errors
 FROM model_predictions
 """
 

@@ -10,7 +10,8 @@
 --   slip of the hand, or a measurement unlike its neighbours. The typo repair looks for the
 --   single slip that brings the cost back inside (the interval does not depend on the point's
 --   own value). The rule runs after the models are fitted, on the points the error findings
---   leave in the fits. A cost within FLOOR (1 %) beyond the interval is not told from the
+--   leave in the fits, and on those several band rules' warnings left out of them (their
+--   prediction never read them: the interval is that of the other sizes). A cost within FLOOR (1 %) beyond the interval is not told from the
 --   curve: with three or four sizes the interval rests on a few residuals, and run-to-run
 --   noise of a percent lands just outside it about as often as the interval's 1 % (a slip
 --   of the hand - a digit doubled, dropped or swapped, a moved point - moves a cost by 5 %
@@ -27,6 +28,6 @@ SELECT m.world, m.row_id, m.cpu_ms_per_msg_fact_id AS fact_id, m.source, m.sourc
 FROM batch m
 CROSS JOIN params
 JOIN dq_predictions p ON p.row_id = m.row_id
-WHERE m.subject AND p.lower IS NOT NULL AND NOT p.excluded
+WHERE m.subject AND p.lower IS NOT NULL AND NOT p.excluded_for_errors
   AND (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp < p.lower * (1 - floor)
        OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper * (1 + floor))

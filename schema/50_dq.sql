@@ -181,5 +181,5 @@ SELECT CAST(NULL AS BIGINT) AS row_id, CAST(NULL AS BIGINT) AS series_id,
        CAST(NULL AS VARCHAR) AS model, CAST(NULL AS DOUBLE) AS predicted,
        CAST(NULL AS DOUBLE) AS lower, CAST(NULL AS DOUBLE) AS upper,
        CAST(NULL AS INTEGER) AS fit_sizes, CAST(NULL AS BOOLEAN) AS extrapolated,
-       CAST(NULL AS BOOLEAN) AS excluded
+       CAST(NULL AS BOOLEAN) AS excluded, CAST(NULL AS BOOLEAN) AS excluded_for_errors
 WHERE FALSE;
