@@ -563,6 +563,41 @@ def test_add_with_waivers_stores_them(tmp_path, sandbox):
                       ("cpu_identity@2:msg_rate", "measured as printed")]
 
 
+def test_a_waiver_pattern_waives_every_finding_of_its_rule_it_matches(tmp_path, sandbox):
+    """A lab's re-run of IIB 10's ISO 8583 test on a machine it names xLinux, as the report does:
+    each of its numbers differs from the filed row's, one cross_table_consistency error a cell.
+    `--waive 'cross_table_consistency@*'` waives those three and nothing else; the entry keeps
+    each id with the reason, as if each had been named. A pattern that names no rule, or
+    matches no finding, is refused before anything is written."""
+    rerun = dict(ISO_ROW, msg_rate="1300.0", cpu_busy_pct="96.0", cpu_ms_per_msg="5.9")
+    path = write_csv(tmp_path / "rerun.csv", [rerun, dict(rerun, message_size_bytes=2000, msg_rate="1100.0",
+                                                          cpu_ms_per_msg="7.0")])
+    before = state(sandbox)
+    for pattern, said in (("*", "names no rule"), ("cpu_identity@*", "no finding matches the waiver pattern")):
+        done = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                      "--waive", pattern, "--reason", "our own run")
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert state(sandbox) == before
+    refused = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert refused.returncode == 1 and refused.stderr.count("[cross_table_consistency@") == 3, refused.stderr
+    assert "--waive 'RULE@*'" in refused.stderr
+    done = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "cross_table_consistency@*", "--reason", "our own run of the test")
+    assert done.returncode == 0, done.stderr
+    assert "3 waived findings" in done.stdout
+    entry = yaml.safe_load(sandbox["sources"].read_text())["reports"][-1]
+    expected = {f"cross_table_consistency@2:{metric}": "our own run of the test"
+                for metric in ("msg_rate", "cpu_busy_pct", "cpu_ms_per_msg")}
+    assert {w["id"]: w["reason"] for w in entry["waivers"]} == expected
+    con = duckdb.connect(str(sandbox["db"]), read_only=True)
+    waived = dict(con.sql("SELECT finding_key, waiver FROM dq_findings WHERE source = 'rerun.csv' "
+                          "AND waiver IS NOT NULL").fetchall())
+    unwaived_errors = con.sql("SELECT count(*) FROM dq_findings WHERE source = 'rerun.csv' "
+                              "AND severity = 'error' AND waiver IS NULL").fetchall()[0][0]
+    con.close()
+    assert waived == expected and unwaived_errors == 0
+
+
 def test_unknown_waiver_and_failed_rebuild_change_nothing(tmp_path, sandbox, monkeypatch):
     good = write_csv(tmp_path / "fine.csv", [dict(ISO_ROW, platform="fine box")])
     before = state(sandbox)

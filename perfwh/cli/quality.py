@@ -308,7 +308,9 @@ def register(sub) -> None:
                                    "changes nothing.")
     p.add_argument("path", type=Path)
     p.add_argument("--waive", action="append", default=[], metavar="ID",
-                   help="waive the finding with this id (rule@line:metric, see check --json)")
+                   help="waive the finding with this id (rule@line:metric, see check --json); "
+                        "a wildcard after the rule's name (cross_table_consistency@*) waives each "
+                        "finding of that rule it matches, each stored with the reason")
     p.add_argument("--reason", action="append", default=[], metavar="TEXT",
                    help="why the waived finding is acceptable (one per --waive)")
     add_revision_of(p)

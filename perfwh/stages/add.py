@@ -12,7 +12,9 @@ cleans up after it (`perfwh.core.commit`). The notebooks and the site are not re
 from __future__ import annotations
 
 import datetime as dt
+import fnmatch
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
-from perfwh.warehouse.db import held_manifest, remove_spill, spill_directory
+from perfwh.warehouse.db import held_manifest, insert_rows, remove_spill, spill_directory
 from perfwh.warehouse.load import record_manifest
 from perfwh.warehouse.sources import (SourceError, load_manifest, sha256_of, with_entry,
                                       with_retired)
@@ -73,6 +75,12 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
     today = today or dt.date.today()
     raw_dir = sources_file.parent
     target = raw_dir / SUBMISSIONS / path.name
+    patterns = {key: reason for key, reason in waivers.items() if is_waiver_pattern(key)}
+    unnamed = sorted(key for key in waivers if key not in patterns and re.search(r"[*?\[]", key))
+    if unnamed:
+        raise AddError(f"the waiver pattern {unnamed[0]} names no rule: a pattern waives findings of "
+                       "one rule, written RULE@... (e.g. cross_table_consistency@*)", status=2)
+    waivers = {key: reason for key, reason in waivers.items() if key not in patterns}
     with writing(warehouse, "add", wait=wait, also=(raw_dir, raw_dir / SUBMISSIONS)) as transaction:
         scratch = transaction.stage(warehouse)
         rules = load_rules()
@@ -87,6 +95,12 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
             _require_in_step(warehouse, sources_file)
             if target.exists():
                 raise AddError(f"{target} already exists; give the submission a name of its own")
+            matched = _matching(result, patterns, waivers)
+            # recorded as a build reads them from the entry: the rules never read waivers, the
+            # filed findings and the refit after them do
+            insert_rows(con, "raw_waivers", [{"source": result.source.file, "finding_key": key,
+                                              "reason": reason} for key, reason in sorted(matched.items())])
+            waivers = {**waivers, **matched}
             _gate(result, waivers, path)
             entry = _entry(result, waivers)
             try:
@@ -128,6 +142,31 @@ def _require_in_step(warehouse: Path, sources_file: Path) -> None:
                        f"build --out {warehouse}`)", status=2)
 
 
+# A waiver id with a wildcard after its rule's name (cross_table_consistency@*, a lab's re-run
+# of a report's test: one finding per cell) waives every finding of that rule it matches; the
+# rule is always named, so no pattern waives what the filer has not read.
+WAIVER_PATTERN = re.compile(r"[a-z_]+@.*[*?\[].*")
+
+
+def is_waiver_pattern(key: str) -> bool:
+    return bool(WAIVER_PATTERN.fullmatch(key))
+
+
+def _matching(result: CheckResult, patterns: dict[str, str], exact: dict[str, str]) -> dict[str, str]:
+    """The findings each pattern waives ({id: the pattern's reason}; an id also waived by name
+    keeps its own reason), or an error naming a pattern that matches none."""
+    ids = sorted({finding_id(f) for f in result.findings})
+    matched: dict[str, str] = {}
+    for pattern, reason in patterns.items():
+        hits = [i for i in ids if fnmatch.fnmatchcase(i, pattern) and i not in exact]
+        if not hits and not any(fnmatch.fnmatchcase(i, pattern) for i in exact):
+            raise AddError(f"no finding matches the waiver pattern {pattern} (ids are "
+                           "rule@line:metric; see perfwh check --json)", status=2)
+        for key in hits:
+            matched.setdefault(key, reason)
+    return matched
+
+
 def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
     """Refuse unknown waiver ids and unwaived errors."""
     ids = {finding_id(f) for f in result.findings}
@@ -139,7 +178,8 @@ def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
     if blocking:
         listing = "\n".join(f"  [{finding_id(f)}] {format_line(f)}" for f in blocking)
         raise AddError(f"refused: {len(blocking)} unwaived error(s) in {path}:\n{listing}\n"
-                       "Correct the submission, or waive each with --waive ID --reason TEXT.")
+                       "Correct the submission, or waive each with --waive ID --reason TEXT (every "
+                       "finding of one rule with --waive 'RULE@*').")
 
 
 def _entry(result: CheckResult, waivers: dict[str, str]) -> dict:
