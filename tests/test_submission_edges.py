@@ -596,6 +596,7 @@ ACME,1.0,lab,8,Echo B,1024,false,Integration Servers,2,,1000.00,,1.000
 ACME,1.0,lab,8,Echo B,2048,false,integration_servers,2,,900.00,,1.100
 ACME,1.0,lab,8,Echo C,1024,persistant,dockr_cores,2,,1000.00,,1.000
 ACME,1.0,lab,8,Echo D,1024,false,tshirt,Medum,,1000.00,,1.000
+ACME,1.0,lab,8,Echo E,1024,maybe,docker_cores,2,,1000.00,,1.000
 """
 
 
@@ -603,7 +604,7 @@ def test_common_words_are_read_with_a_note_and_unknown_ones_name_the_nearest(tmp
     """"cores" is what docker_cores counts (the cores the runtime was given), "none" a blank
     kind, "Integration Servers" ACE's name for execution groups: read, each with a note; a
     spelling of a name or label ("Docker-Cores") silently; an unknown word is refused naming
-    the nearest documented one."""
+    the nearest documented one where one is near (not "maybe": no slip of "false")."""
     from perfwh.stages.check import checked
 
     path = tmp_path / "words.csv"
@@ -621,7 +622,10 @@ def test_common_words_are_read_with_a_note_and_unknown_ones_name_the_nearest(tmp
         "concurrency_kind 'integration_servers' read as execution_groups (execution groups, one flow "
         "instance each) (line 6)"]
     refused = {(f["source_line"], f["metric"]): f["message"] for f in result.errors}
-    assert set(refused) == {(7, "persistent"), (7, "concurrency_kind"), (8, "concurrency")}
+    assert set(refused) == {(7, "persistent"), (7, "concurrency_kind"), (8, "concurrency"), (9, "persistent")}
     assert "(the nearest documented word: docker_cores)" in refused[(7, "concurrency_kind")]
     assert "(the nearest documented word: persistent)" in refused[(7, "persistent")]
     assert "(the nearest documented word: Medium)" in refused[(8, "concurrency")]
+    # no slip of any word: none is put in the file's mouth, the documented words are listed
+    assert "nearest" not in refused[(9, "persistent")]
+    assert "expected one of true, yes, y, 1, persistent, false, no" in refused[(9, "persistent")]
