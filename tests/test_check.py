@@ -530,7 +530,8 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
 def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, built_warehouse):
     """A copy of the warehouse filed into with another raw layer's manifest (`--db COPY` and the
     project's sources.yml) would record the source in one and not the other: refused, naming
-    both, before anything is written; with its own manifest the same add files."""
+    both, before anything is written (and a check of the two says so in a note); with its own
+    manifest the same add files."""
     good = write_csv(tmp_path / "lab-results.csv", [dict(ISO_ROW, platform="step box", product_version="10.0.0.9")])
     assert perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
     pristine = tmp_path / "pristine" / "warehouse.duckdb"
@@ -538,6 +539,12 @@ def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, b
     shutil.copyfile(built_warehouse, pristine)
     other = write_csv(tmp_path / "more-results.csv", [dict(ISO_ROW, platform="step box 2", product_version="10.0.0.9")])
     before = state(sandbox), sha256_of(pristine)
+    checked_first = perfwh("check", other, "--db", pristine, "--sources", sandbox["sources"])
+    assert checked_first.returncode == 0, checked_first.stderr
+    assert (f"note: {other}: {pristine} holds another sources.yml than {sandbox['sources']}" in checked_first.stderr
+            and "`perfwh add` with these two would refuse" in checked_first.stderr)
+    in_step = perfwh("check", other, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert in_step.returncode == 0 and "holds another sources.yml" not in in_step.stderr
     done = perfwh("add", other, "--db", pristine, "--sources", sandbox["sources"])
     assert done.returncode == 2, done.stderr
     assert f"{sandbox['sources']} is not the manifest {pristine} holds" in done.stderr

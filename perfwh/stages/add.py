@@ -22,9 +22,9 @@ from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
-from perfwh.warehouse.db import held_manifest, insert_rows, remove_spill, spill_directory
+from perfwh.warehouse.db import insert_rows, manifest_in_step, remove_spill, spill_directory
 from perfwh.warehouse.load import record_manifest
-from perfwh.warehouse.sources import (SourceError, load_manifest, sha256_of, with_entry,
+from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
                                       with_retired)
 
 from .check import CheckResult, GivenFacts, SubmissionError, check, format_line
@@ -129,12 +129,7 @@ def _require_in_step(warehouse: Path, sources_file: Path) -> None:
     built from or the last add wrote): filing into a warehouse with another raw layer's manifest
     - `--db` a copy, the project's sources.yml by default - would record the source in one and
     not the other, and neither would say so until a later add tripped over the name."""
-    held = held_manifest(warehouse)
-    try:
-        given = sha256_of(sources_file)
-    except OSError:
-        return  # unreadable: the check says so, naming the file
-    if held is not None and given != held:
+    if manifest_in_step(warehouse, sources_file) is False:
         raise AddError(f"{sources_file} is not the manifest {warehouse} holds: the warehouse was built from, "
                        "or last filed into, another sources.yml (or this one changed since), so filing would "
                        "record the submission in one and not the other. Give the manifest of the warehouse's "

@@ -42,7 +42,7 @@ from perfwh.core.progress import status
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
-                                 connect_bounded, held_manifest, insert_rows, out_of_memory,
+                                 connect_bounded, insert_rows, manifest_in_step, out_of_memory,
                                  remove_spill, require_warehouse, run)
 from perfwh.warehouse.inputs import check_keys
 from perfwh.warehouse.lake import hive_escape
@@ -164,7 +164,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                          fit_limit, waivers, given, discarded=True)
     path = Path(path)
     _require_file(path)
-    _require_manifest(Path(sources_file), warehouse)
+    in_step = _require_manifest(Path(sources_file), warehouse)
     if warehouse is not None:
         _require_warehouse(Path(warehouse))
     rules = rules if rules is not None else load_rules()
@@ -213,6 +213,8 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
         result = _result(con, path, read, collect)
         result.subjects, result.changed = subjects, changed
         result.notes.extend(fit_notes)
+        if in_step is False:
+            result.notes.append(_out_of_step_note(Path(sources_file), Path(warehouse)))
     except duckdb.Error as err:
         con.close()
         remove_spill(spill)
@@ -296,21 +298,29 @@ def _require_file(path: Path) -> None:
         raise SubmissionError(f"{path}: not a regular file")
 
 
-def _require_manifest(sources_file: Path, warehouse: Path | None) -> None:
+def _require_manifest(sources_file: Path, warehouse: Path | None) -> bool | None:
     """The manifest a filing would extend must read: checked first, so that `check` says what
     `add` would find only after the whole check (its entry cannot be added to a broken one).
     A manifest whose text is the one the warehouse holds (built from it, or written by the
     last add) was read whole when it was recorded, and is not read again: its parse grows
-    with every source it lists (0.05 s at two hundred), and a filing must not."""
-    try:
-        if warehouse is not None and sha256_of(sources_file) == held_manifest(warehouse):
-            return
-    except OSError:
-        pass  # unreadable: load_manifest says so
+    with every source it lists (0.05 s at two hundred), and a filing must not. Returns whether
+    the two are in step (`manifest_in_step`)."""
+    in_step = manifest_in_step(warehouse, sources_file) if warehouse is not None else None
+    if in_step:
+        return in_step
     try:
         load_manifest(sources_file)
     except SourceError as err:
         raise CannotCheck(str(err)) from None
+    return in_step
+
+
+def _out_of_step_note(sources_file: Path, warehouse: Path) -> str:
+    """What a check says of a warehouse and a manifest out of step: it compares the submission
+    with the warehouse's rows all the same, but the add it rehearses would be refused."""
+    return (f"{warehouse} holds another sources.yml than {sources_file} (built from, or last filed "
+            "into, another, or this one changed since): `perfwh add` with these two would refuse - "
+            "give the warehouse's manifest with --sources, or rebuild the warehouse from this one")
 
 
 def _require_warehouse(warehouse: Path) -> None:

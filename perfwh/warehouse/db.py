@@ -45,6 +45,21 @@ def held_manifest(db: Path) -> str | None:
         con.close()
 
 
+def manifest_in_step(db: Path, sources_file: Path) -> bool | None:
+    """Whether ``sources_file`` is the manifest the warehouse at ``db`` holds (a filing extends
+    both, so they must be the same text): None where either cannot tell (no warehouse, one that
+    keeps no manifest, an unreadable file - whoever reads it next says why)."""
+    from perfwh.warehouse.sources import sha256_of
+
+    held = held_manifest(db)
+    if held is None:
+        return None
+    try:
+        return sha256_of(sources_file) == held
+    except OSError:
+        return None
+
+
 def require_warehouse(path: Path) -> Path:
     """``path`` if it is a warehouse built by `perfwh build`, else NotAWarehouse saying why."""
     path = Path(path)
