@@ -13,11 +13,14 @@ CREATE MACRO config_key(kind, value, replicas, tshirt, topology, queue_managers,
     concat_ws('|',
         CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1
              THEN 'single_copy' ELSE kind END,
-        CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1
-             THEN NULL ELSE CAST(value AS VARCHAR) END,
+        -- a count as a count (4, not the DOUBLE's 4.0: the key is also what messages print)
+        CASE WHEN kind IN ('flow_instances', 'execution_groups') AND value = 1 THEN NULL
+             WHEN value = CAST(value AS BIGINT) THEN CAST(CAST(value AS BIGINT) AS VARCHAR)
+             ELSE CAST(value AS VARCHAR) END,
         CASE WHEN replicas <> 1 THEN CAST(replicas AS VARCHAR) END, tshirt, topology,
         CASE WHEN queue_managers IS NOT NULL THEN CAST(queue_managers AS VARCHAR) || ' QM' END,
-        CASE WHEN latency_ms IS NOT NULL THEN CAST(latency_ms AS VARCHAR) || ' ms' END);
+        CASE WHEN latency_ms = CAST(latency_ms AS BIGINT) THEN CAST(CAST(latency_ms AS BIGINT) AS VARCHAR) || ' ms'
+             WHEN latency_ms IS NOT NULL THEN CAST(latency_ms AS VARCHAR) || ' ms' END);
 
 -- When the tables refute a statement about many rows or pairs (the claim rules): a plain
 -- statement by one case against it; a hedged one ("Typically, ...", quantifier 'most') only
