@@ -10,7 +10,10 @@
 --   a rate lower by more than DROP_TOLERANCE (5 %), or a gain more than GAIN_TOLERANCE
 --   (10 %) above proportional, beyond the printed precision, is flagged on the bigger
 --   configuration's row. A super-linear gain usually means the smaller configuration was
---   under-driven (a measurement artefact); a drop, a bottleneck elsewhere or a typo.
+--   under-driven (a measurement artefact); a drop, a bottleneck elsewhere or a typo. Where
+--   both rows print a CPU cost the message says which the gain is made of: a cost that fell
+--   (the bigger configuration spends less CPU a message - contention on the smaller one, as
+--   the file prints it) or one that did not (the smaller one was left partly idle).
 WITH batch AS (SELECT * FROM {batch}),
 params AS (SELECT 0.05 AS drop_tolerance, 0.10 AS gain_tolerance),
 levels AS (
@@ -31,7 +34,9 @@ steps AS (
     SELECT l.*, 'concurrency' AS axis, l.concurrency AS level,
            LAG(l.concurrency) OVER w AS prev_level, LAG(l.msg_rate) OVER w AS prev_rate,
            LAG(l.msg_rate_half_ulp) OVER w AS prev_ulp, LAG(l.msg_rate_printed) OVER w AS prev_printed,
-           LAG(l.source_line) OVER w AS prev_line, LAG(l.row_id) OVER w AS prev_row
+           LAG(l.source_line) OVER w AS prev_line, LAG(l.row_id) OVER w AS prev_row,
+           LAG(l.cpu_ms_per_msg) OVER w AS prev_cost, LAG(l.cpu_ms_per_msg_half_ulp) OVER w AS prev_cost_ulp,
+           LAG(l.cpu_ms_per_msg_printed) OVER w AS prev_cost_printed
     FROM levels l
     WINDOW w AS (PARTITION BY l.world, l.source, l.product, l.product_version, l.platform,
                               l.server_cores, l.scenario, l.persistent, l.message_size_bytes,
@@ -39,7 +44,9 @@ steps AS (
     UNION ALL
     SELECT l.*, 'replicas', l.replicas,
            LAG(l.replicas) OVER w, LAG(l.msg_rate) OVER w, LAG(l.msg_rate_half_ulp) OVER w,
-           LAG(l.msg_rate_printed) OVER w, LAG(l.source_line) OVER w, LAG(l.row_id) OVER w
+           LAG(l.msg_rate_printed) OVER w, LAG(l.source_line) OVER w, LAG(l.row_id) OVER w,
+           LAG(l.cpu_ms_per_msg) OVER w, LAG(l.cpu_ms_per_msg_half_ulp) OVER w,
+           LAG(l.cpu_ms_per_msg_printed) OVER w
     FROM levels l
     WHERE l.replicas IS NOT NULL
     WINDOW w AS (PARTITION BY l.world, l.source, l.product, l.product_version, l.platform,
@@ -51,7 +58,13 @@ judged AS (
            msg_rate + msg_rate_half_ulp < (prev_rate - prev_ulp) * (1 - drop_tolerance) AS dropped,
            prev_rate > prev_ulp
            AND (msg_rate - msg_rate_half_ulp) / (prev_rate + prev_ulp)
-               > (level / prev_level) * (1 + gain_tolerance) AS superlinear
+               > (level / prev_level) * (1 + gain_tolerance) AS superlinear,
+           -- where both rows print a cost, whether its fall accounts for the gain (rate x cost
+           -- = CPU used: a gain beyond proportional is less CPU a message, or more of the CPU
+           -- used than the smaller configuration used - one left partly idle)
+           CASE WHEN cpu_ms_per_msg > 0 AND prev_cost > 0 AND prev_rate > 0
+                THEN (msg_rate / prev_rate) / (level / prev_level) <= (prev_cost / cpu_ms_per_msg) * (1 + gain_tolerance)
+                END AS cost_explains
     FROM steps s, params
     WHERE s.subject AND s.prev_rate IS NOT NULL AND s.level > s.prev_level
 )
@@ -65,7 +78,18 @@ SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_ti
                         || 'line %d -> %d): super-linear scaling', level / prev_level, what,
                         prev_level, level, msg_rate / prev_rate, with_unit(prev_printed, 'msgs/s'),
                         with_unit(msg_rate_printed, 'msgs/s'),
-                        prev_line, source_line) END AS message,
+                        prev_line, source_line)
+                 || CASE WHEN cost_explains
+                         THEN printf('; its CPU cost fell from %s to %s a message, which accounts for the '
+                                     || 'gain: the bigger configuration spends less CPU a message, as printed',
+                                     with_unit(prev_cost_printed, 'ms'), with_unit(cpu_ms_per_msg_printed, 'ms'))
+                         WHEN NOT cost_explains
+                         THEN printf('; its CPU cost a message (%s -> %s) accounts for %.2f x of the %.2f x '
+                                     || 'beyond proportional: the smaller configuration was likely not driven '
+                                     || 'to its capacity', with_unit(prev_cost_printed, 'ms'),
+                                     with_unit(cpu_ms_per_msg_printed, 'ms'), prev_cost / cpu_ms_per_msg,
+                                     (msg_rate / prev_rate) / (level / prev_level))
+                         ELSE '' END END AS message,
        prev_row AS related_row_id
 FROM judged
 WHERE dropped OR superlinear
