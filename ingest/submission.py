@@ -363,6 +363,11 @@ def _utf8_copy(fmt: CsvFormat, directory: Path) -> Path:
 
 SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
 SHOWN_CELL = 40  # how much of a cell too long to be a value or a name a message quotes
+# Characters a name cannot hold: control characters (a tab, a line break, the escape that starts
+# a terminal's colour or cursor codes) and format characters (direction overrides, zero-width
+# spaces), which print as nothing yet act on the terminal or page that prints the name, or make
+# two names that look alike differ.
+UNPRINTABLE = r"[\p{Cc}\p{Cf}]"
 NO_CELL = "\x01"  # what DuckDB reads as NULL: no cell holds it, so NULL is a cell the row lacks
 
 
@@ -417,7 +422,8 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
                         for i in range(SPARE_CELLS))
     # How many cells each row has: an empty cell reads as '', a cell the row lacks as NULL
     # (nullstr is a character no cell holds), and DuckDB pads a short row at its end.
-    cells = " + ".join(f"({_ident(n)} IS NOT NULL)::INTEGER" for n in named)
+    # (counted over a list: a sum of thousands of terms would pass DuckDB's expression depth)
+    cells = f"list_aggregate([{', '.join(_ident(n) for n in named)}], 'count')"
     # Rows whose every cell is blank (Excel's ",,,,") are not measurements.
     any_cell = " OR ".join(f"{c} IS NOT NULL" for c in TEMPLATE_COLUMNS)
     if lines is None:
@@ -444,7 +450,14 @@ def _read_cells(con, readable: Path, fmt: CsvFormat, lines: list[int] | None) ->
             raise  # Ctrl-C stopped the read, or the memory limit did: not bad input
         first = str(err).strip().splitlines()[0]
         match = re.search(r"[Ll]ine:?\s*(\d+)", first)
-        raise ParseError(f"cannot be read as CSV ({first})", int(match.group(1)) if match else None,
+        line = int(match.group(1)) if match else None
+        too_long = re.search(r"Maximum line size of (\d+) bytes exceeded\. Actual Size:\s*(\d+)", str(err))
+        if too_long:  # DuckDB's first line says only "CSV Error on Line: 2"
+            raise ParseError(f"the line is {int(too_long.group(2)):,} bytes long, more than the "
+                             f"{int(too_long.group(1)):,} bytes a line may have", line,
+                             expected=f"{DESCRIPTION}: names of at most {MAX_NAME_LENGTH} "
+                                      "characters and numbers") from None
+        raise ParseError(f"cannot be read as CSV ({first})", line,
                          expected=f"{DESCRIPTION}, separated by {fmt.delimiter!r}") from None
     finally:
         if lines is not None:
@@ -656,8 +669,11 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  WHEN {m.name}_value <= {m.low}{high} THEN printf('%s is out of range', {_q(m.name)})
                       || {_out_of_range_why_sql(m)}
             END AS {m.name}_problem""")
-    names_sql = ", ".join(f"CASE WHEN length({c}) > {MAX_NAME_LENGTH} THEN printf('{c} is %d "
-                          f"characters long', length({c})) END AS {c}_problem" for c in NAME_COLUMNS)
+    names_sql = ", ".join(
+        f"CASE WHEN length({c}) > {MAX_NAME_LENGTH} THEN printf('{c} is %d characters long', length({c})) "
+        f"WHEN regexp_matches({c}, '{UNPRINTABLE}') THEN printf('{c} holds the control character U+%04X, "
+        f"which would act on a terminal or page that prints the name', "
+        f"unicode(regexp_extract({c}, '{UNPRINTABLE}'))) END AS {c}_problem" for c in NAME_COLUMNS)
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_checked AS
         WITH split AS (
@@ -721,7 +737,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         "queue_managers": f"a whole number from 1 to {MAX_COUNT:,}, or blank",
         "simulated_latency_ms": "a number of ms (0 for appliances connected directly) for a "
                                 "replicated topology, or blank",
-        **{c: f"a name of at most {MAX_NAME_LENGTH} characters" for c in NAME_COLUMNS},
+        **{c: f"a name of at most {MAX_NAME_LENGTH} characters, without control or format characters "
+              "(tab, line break, escape, direction overrides, zero-width spaces)" for c in NAME_COLUMNS},
     }
     key_problems = [("message_size_bytes", "size_problem"), ("persistent", "persistent_problem"),
                     ("concurrency_kind", "kind_problem"), ("concurrency", "concurrency_problem"),
@@ -733,9 +750,15 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     allowed = {**expected, **{m.name: m.allowed + (" (a unit may follow: "
                                                    + ", ".join(t for t in UNITS[m.quantity] if t) + ")")
                               for m in METRIC_COLUMNS.values()}}
-    def shown(col: str) -> str:  # a cell too long to read is quoted by its beginning
+    def shown(col: str) -> str:
+        # a cell too long to read is quoted by its beginning; its line breaks and tabs as \n,
+        # \r, \t (quoted in a finding's line, a line break would begin a line that looks like
+        # a finding of its own)
         longest = MAX_NAME_LENGTH if col in NAME_COLUMNS else SHOWN_CELL
-        return f"CASE WHEN length({col}) > {longest} THEN left({col}, {SHOWN_CELL}) || '...' ELSE {col} END"
+        cell = f"CASE WHEN length({col}) > {longest} THEN left({col}, {SHOWN_CELL}) || '...' ELSE {col} END"
+        for char, written in (("chr(10)", "'\\n'"), ("chr(13)", "'\\r'"), ("chr(9)", "'\\t'")):
+            cell = f"replace({cell}, {char}, {written})"
+        return cell
 
     _find_headers(con, fmt)
     # (a line repeating the header has one problem, that one, not one per cell)

@@ -85,6 +85,14 @@ class Prediction:
     def extrapolated(self) -> bool:
         return self.size < self.fit_sizes[0] or self.size > self.fit_sizes[-1]
 
+    @property
+    def extrapolation_spans(self) -> float:
+        """How far the size lies beyond the fit's sizes, in spans of them (in bytes, as the line is
+        linear in bytes): 0 within them, 4,095 for 1 MB predicted from 256 and 512 bytes."""
+        low, high = self.fit_sizes[0], self.fit_sizes[-1]
+        beyond = max(low - self.size, self.size - high, 0.0)
+        return 0.0 if beyond == 0 else (math.inf if high == low else beyond / (high - low))
+
     def interval(self, level: float) -> tuple[float | None, float | None]:
         return self.limits.get(level, (None, None))
 

@@ -76,6 +76,8 @@ def parse_size(text: str) -> int:
 
     if text.strip().startswith("-"):
         raise SizingError(f"--size {text!r}: a message size is positive (from 1 byte to 1 GiB)")
+    if _EXPONENT_BYTES.fullmatch(text):  # 1e5: a count of bytes as a calculator writes it
+        text = format(Decimal(text.strip()), "f")
     try:
         q = quantity(text, "size")
     except ParseError as err:
@@ -88,7 +90,13 @@ def parse_size(text: str) -> int:
     if not 1 <= value <= MAX_MESSAGE_BYTES:
         raise SizingError(f"--size {text!r}: {format_bytes(float(value))} is out of range: a "
                           f"message size is from 1 byte to {MAX_MESSAGE_BYTES // 1024 ** 2}MB (1 GiB)")
+    if Decimal(UNITS["size"][q.unit][1]) == 1 and value != value.to_integral_value():
+        raise SizingError(f"--size {text!r}: a message is a whole number of bytes (a size with a "
+                          "unit may have decimals, e.g. 1.5KB)")
     return int(value.to_integral_value())
+
+
+_EXPONENT_BYTES = re.compile(r"\s*\d+(?:\.\d+)?[eE]\+?\d{1,2}\s*")
 
 
 def format_bytes(n: float) -> str:
@@ -267,12 +275,34 @@ def series_flags(con: duckdb.DuckDBPyConnection, fits: list[dict]) -> dict[int, 
     return out
 
 
+# msgs/s: one message in 11.6 days. A smaller rate is no plan, and far below it the cores
+# needed underflow to 0.
+MIN_RATE = 1e-6
+
+
+def _refuse_long_names(q: SizeQuery) -> None:
+    """A name no series can have (the vocabulary's limit) is a mistyped argument, not a search."""
+    from ingest.vocabulary import MAX_NAME_LENGTH
+
+    for flag in ("scenario", "product", "version", "platform", "config", "report"):
+        text = getattr(q, flag)
+        if text is not None and len(text) > MAX_NAME_LENGTH:
+            raise SizingError(f"--{flag} is {len(text)} characters long: no series has such a name "
+                              f"(names are at most {MAX_NAME_LENGTH} characters)")
+
+
+def percent(fraction: float) -> str:
+    """A utilisation as a percentage to three significant digits (80%, 0.5%), never a bare 0%."""
+    return f"{fraction * 100:.3g}%"
+
+
 def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     """Answer a sizing question; the dict is what --json prints."""
     if not q.scenario.strip():
         raise SizingError("--scenario '': give a scenario's name (or part of it), e.g. 'JSON Parse'")
-    if not q.rate > 0:
-        raise SizingError(f"--rate {q.rate}: the message rate must be positive (msgs/s)")
+    _refuse_long_names(q)
+    if not q.rate >= MIN_RATE:
+        raise SizingError(f"--rate {q.rate:g}: the message rate must be at least {MIN_RATE:g} msgs/s")
     if not 0 < q.utilisation <= 1:
         raise SizingError(f"--utilisation {q.utilisation}: give a fraction in (0, 1], e.g. 0.8")
     size_bytes = parse_size(q.size)
@@ -301,7 +331,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         "series_id": None, "series_label": None, "series": None, "model": None,
         "model_formula": None, "measured_sizes": [], "hardware": None, "basis": None,
         "assumptions": [
-            f"the cores run at {q.utilisation:.0%} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
+            f"the cores run at {percent(q.utilisation)} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
             "CPU cost per message stays as measured when cores are added (linear scaling)",
             "cores are cores of the measured platform (see hardware)"],
         "warnings": [], "candidates": [], "refused": [],
@@ -524,7 +554,7 @@ def render_text(answer: dict) -> str:
             f"(90 % interval {_fmt(answer['cpu_ms_per_msg_low'])} to {_fmt(answer['cpu_ms_per_msg_high'])})",
             f"cores needed: {_fmt(answer['cores'])} (90 % interval {_fmt(answer['cores_low'])} to "
             f"{_fmt(answer['cores_high'])}; 99 % {_fmt(answer['cores_low_99'])} to "
-            f"{_fmt(answer['cores_high_99'])}) at {util:.0%} utilisation (--utilisation); "
+            f"{_fmt(answer['cores_high_99'])}) at {percent(util)} utilisation (--utilisation); "
             f"{_fmt(answer['cores_busy'])} cores of CPU time at 100 %",
             f"hardware: {answer['hardware'] or 'not recorded'}",
         ]

@@ -363,6 +363,7 @@ def prediction_rows(run_: ModelRun) -> list[dict]:
                 "departure_log": _f(pr.departure), "sd_log": _f(pr.sd),
                 "excluded": p.excluded, "excluded_reason": p.excluded_reason,
                 "fit_sizes": len(pr.fit_sizes), "extrapolated": pr.extrapolated,
+                "extrapolation_spans": _f(pr.extrapolation_spans),
                 "predicted_linear_cpu_ms_per_msg": _f(pr.base),
                 "predicted_power_cpu_ms_per_msg": _f(pr.power),
                 "server_cores": cores, "cpu_busy_pct": p.cpu_busy_pct, "observed_msg_rate": p.msg_rate,
@@ -422,7 +423,7 @@ PREDICTION_COLUMNS = {
     "lower_99": "DOUBLE", "upper_99": "DOUBLE", "model": "VARCHAR",
     "ape_pct": "DOUBLE", "inside_90": "BOOLEAN", "inside_99": "BOOLEAN", "departure_log": "DOUBLE",
     "sd_log": "DOUBLE", "excluded": "BOOLEAN", "excluded_reason": "VARCHAR",
-    "fit_sizes": "INTEGER", "extrapolated": "BOOLEAN",
+    "fit_sizes": "INTEGER", "extrapolated": "BOOLEAN", "extrapolation_spans": "DOUBLE",
     "predicted_linear_cpu_ms_per_msg": "DOUBLE", "predicted_power_cpu_ms_per_msg": "DOUBLE",
     "server_cores": "INTEGER", "cpu_busy_pct": "DOUBLE", "observed_msg_rate": "DOUBLE",
     "rate_from_observed_cost": "DOUBLE", "rate_from_predicted_cost": "DOUBLE",
@@ -530,7 +531,7 @@ ACCURACY_SQL = f"{PCT_MACRO};\nCREATE TABLE model_accuracy AS {ACCURACY_QUERY.fo
 PREDICTIONS_VIEW_SQL = """
 CREATE OR REPLACE VIEW dq_predictions AS
 SELECT measurement_id AS row_id, series_id, model, predicted_cpu_ms_per_msg AS predicted,
-       lower_99 AS lower, upper_99 AS upper, fit_sizes, extrapolated, excluded,
+       lower_99 AS lower, upper_99 AS upper, fit_sizes, extrapolated, extrapolation_spans, excluded,
        -- left out for anything but band rules' warnings (finding_text begins with the severity)
        excluded AND NOT coalesce(excluded_reason LIKE 'warning %', false) AS excluded_for_errors
 FROM model_predictions

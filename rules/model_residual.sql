@@ -15,9 +15,14 @@
 --   curve: with three or four sizes the interval rests on a few residuals, and run-to-run
 --   noise of a percent lands just outside it about as often as the interval's 1 % (a slip
 --   of the hand - a digit doubled, dropped or swapped, a moved point - moves a cost by 5 %
---   or more, or by less than 1 %, which no band sees).
+--   or more, or by less than 1 %, which no band sees). A size more than MAX_SPANS (25) spans
+--   of the fit's sizes beyond them is not held to the curve either (1 MB predicted from 256
+--   and 512 bytes lies 4,095 spans beyond): the line's cost per KB is then the difference of
+--   two close costs, which the scatter of a few tests (estimated from a file's few, often half
+--   its true size) carries thousands of times over, so that the interval's edges are guesses.
+--   A sweep of the reports or of a lab reaches 10 spans at most (2K and 20K to 200K).
 WITH batch AS (SELECT * FROM {batch}),
-params AS (SELECT 0.01 AS floor)
+params AS (SELECT 0.01 AS floor, 25 AS max_spans)
 SELECT m.world, m.row_id, m.cpu_ms_per_msg_fact_id AS fact_id, m.source, m.source_line,
        m.table_title, 'cpu_ms_per_msg' AS metric, m.cpu_ms_per_msg_printed AS printed_value,
        printf('CPU cost %s lies %s the 99 %% interval %.4g to %.4g ms that the %s model of its '
@@ -29,5 +34,6 @@ FROM batch m
 CROSS JOIN params
 JOIN dq_predictions p ON p.row_id = m.row_id
 WHERE m.subject AND p.lower IS NOT NULL AND NOT p.excluded_for_errors
+  AND coalesce(p.extrapolation_spans, 0) <= max_spans
   AND (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp < p.lower * (1 - floor)
        OR m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp > p.upper * (1 + floor))

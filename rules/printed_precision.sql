@@ -14,7 +14,9 @@
 --   column whose cells all print the same number of significant digits (0.0902, 0.0910, 0.104;
 --   857.1 beside 1234; a whole number's trailing zeros may or may not count) is printed to
 --   significant digits, as some labs' tools print: its decimals change with the magnitude by
---   design, and no cell of it is a stray. A column in which more cells agree on a count of
+--   design, and no cell of it is a stray. Nor is a cell whose magnitude explains its
+--   decimals: more of them below every power of ten the column's usual printing reaches,
+--   fewer above (a tool printing three decimals below 1 ms and two above: 0.597, 1.04, 52.20). A column in which more cells agree on a count of
 --   significant digits than on a number of decimals is printed so but for its strays, held to
 --   that count the same way (0.4414 typed 0.441 among 0.4082, 1.680 and 20.92: one digit
 --   short; read by decimals instead, the correct 0.4082 and 20.92 would look the strays) -
@@ -42,7 +44,9 @@ cells AS (
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_printed
                     WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_printed ELSE m.cpu_ms_per_msg_printed END AS printed,
                CASE x.metric WHEN 'msg_rate' THEN m.msg_rate_fact_id
-                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_fact_id ELSE m.cpu_ms_per_msg_fact_id END AS fact_id
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct_fact_id ELSE m.cpu_ms_per_msg_fact_id END AS fact_id,
+               CASE x.metric WHEN 'msg_rate' THEN m.msg_rate
+                    WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct ELSE m.cpu_ms_per_msg END AS value
         FROM batch m
         CROSS JOIN (VALUES ('msg_rate'), ('cpu_busy_pct'), ('cpu_ms_per_msg')) AS x(metric)
     ) c
@@ -52,16 +56,16 @@ mixed_columns AS (
     -- the columns (table, metric, unit; one product on one machine: a table printing two
     -- products side by side prints a column for each, and a submission gathering several
     -- labs' results prints each lab's the way its tools do) whose cells print more than one
-    -- number of decimals:
+    -- number of decimals, not to one count of significant digits throughout:
     -- only in those can a cell, or a series, hold a stray; and how many of a column's cells
     -- keep a trailing zero (the padding evidence is always the column's)
-    SELECT world, source, table_title, product, product_version, platform, server_cores, metric,
-           unit, count_if(trailing_zero) AS column_zeros
-    FROM cells
-    GROUP BY world, source, table_title, product, product_version, platform, server_cores, metric,
-             unit
-    HAVING min(decimals) < max(decimals)
-       AND max(digits_low) > min(digits_high)  -- not one count of significant digits throughout
+    SELECT c.world, c.source, c.table_title, c.product, c.product_version, c.platform,
+           c.server_cores, c.metric, c.unit, count_if(c.trailing_zero) AS column_zeros
+    FROM cells c
+    GROUP BY c.world, c.source, c.table_title, c.product, c.product_version, c.platform,
+             c.server_cores, c.metric, c.unit
+    HAVING min(c.decimals) < max(c.decimals)
+       AND max(c.digits_low) > min(c.digits_high)  -- not one count of significant digits throughout
 ),
 keyed AS (
     -- each cell of those columns with the keys of its two groups: its column and its series
@@ -109,10 +113,38 @@ column_digits AS (
           FROM digit_tallies)
     WHERE rank = 1
 ),
-by_decimals AS (
-    SELECT k.*, d.usual_digits FROM keyed k
+decimal_columns AS (
+    SELECT k.*, d.usual_digits, CASE WHEN k.value > 0 THEN floor(log10(k.value)) END AS decade
+    FROM keyed k
     JOIN column_digits d ON d.column_key = k.column_key
     WHERE NOT EXISTS (SELECT 1 FROM significant_columns s WHERE s.column_key = k.column_key)
+),
+column_usual AS (
+    -- the decimals most cells of each column print (on a tie, the more)
+    SELECT column_key, decimals AS usual
+    FROM (SELECT column_key, decimals, ROW_NUMBER() OVER (PARTITION BY column_key
+                                                         ORDER BY count(*) DESC, decimals DESC) AS rank
+          FROM decimal_columns GROUP BY column_key, decimals)
+    WHERE rank = 1
+),
+usual_decades AS (
+    -- the powers of ten of the cells printing the usual decimals or fewer, and of those
+    -- printing the usual or more
+    SELECT c.column_key, u.usual,
+           min(CASE WHEN c.decimals <= u.usual THEN c.decade END) AS lowest_usual,
+           max(CASE WHEN c.decimals >= u.usual THEN c.decade END) AS highest_usual
+    FROM decimal_columns c JOIN column_usual u ON u.column_key = c.column_key
+    GROUP BY c.column_key, u.usual
+),
+by_decimals AS (
+    -- the cells whose decimals their magnitude does not explain: a lab's tool may print three
+    -- decimals below 1 ms and two above (0.597, 1.04 ... 52.20), a decimal more below every
+    -- power of ten the usual printing reaches and one fewer above; a digit typed in (3.351
+    -- beside 1.60 and 7.90) or dropped lies among them
+    SELECT c.* FROM decimal_columns c
+    JOIN usual_decades u ON u.column_key = c.column_key
+    WHERE NOT coalesce((c.decimals > u.usual AND c.decade < u.lowest_usual)
+                       OR (c.decimals < u.usual AND c.decade > u.highest_usual), false)
 ),
 tallies AS (
     -- how many cells of each group print each number of decimals (aggregated, not windowed

@@ -58,7 +58,9 @@ tuples AS (
 ), earlier AS (
     SELECT b.*, a.row_id AS earlier_row, a.source_line AS earlier_line, a.table_title AS earlier_table,
            a.scenario AS earlier_scenario, a.message_size_bytes AS earlier_size,
-           a.config_key AS earlier_config,
+           a.config_key AS earlier_config, a.persistent AS earlier_persistent,
+           a.product AS earlier_product, a.product_version AS earlier_version,
+           a.platform AS earlier_platform, a.server_cores AS earlier_cores,
            ROW_NUMBER() OVER (PARTITION BY b.world, b.row_id ORDER BY a.source_line) AS nth
     FROM tuples b
     JOIN tuples a ON a.world = b.world AND a.source = b.source
@@ -78,12 +80,17 @@ SELECT world, row_id, COALESCE(msg_rate_fact_id, cpu_ms_per_msg_fact_id) AS fact
        source_line, table_title,
        CASE WHEN msg_rate_fact_id IS NOT NULL THEN 'msg_rate' ELSE 'cpu_ms_per_msg' END AS metric,
        COALESCE(msg_rate_printed, cpu_ms_per_msg_printed) AS printed_value,
-       printf('numbers %s are printed identically at line %d (%s: %s, %s bytes, %s) under '
-              || 'different labels (%s, %s bytes, %s)', printed_tuple, earlier_line, earlier_table,
-              earlier_scenario, COALESCE(CAST(earlier_size AS VARCHAR), 'no size'),
-              replace(earlier_config, '|', ' '), scenario,
-              COALESCE(CAST(message_size_bytes AS VARCHAR), 'no size'),
-              replace(config_key, '|', ' ')) AS message,
+       printf('numbers %s are printed identically at line %d (%s) under different labels: %s',
+              printed_tuple, earlier_line, earlier_table, concat_ws('; ',
+                  label_change('scenario', earlier_scenario, scenario),
+                  label_change('size', CAST(earlier_size AS VARCHAR) || ' bytes',
+                               CAST(message_size_bytes AS VARCHAR) || ' bytes'),
+                  label_change('persistent', CAST(earlier_persistent AS VARCHAR), CAST(persistent AS VARCHAR)),
+                  label_change('configuration', replace(earlier_config, '|', ' '), replace(config_key, '|', ' ')),
+                  label_change('product', earlier_product, product),
+                  label_change('version', earlier_version, product_version),
+                  label_change('platform', earlier_platform, platform),
+                  label_change('cores', CAST(earlier_cores AS VARCHAR), CAST(server_cores AS VARCHAR)))) AS message,
        earlier_row AS related_row_id
 FROM earlier
 WHERE subject AND nth = 1

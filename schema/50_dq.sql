@@ -72,6 +72,12 @@ CREATE MACRO rounded_half_ulp(printed, half_ulp) AS
 CREATE MACRO with_unit(printed, unit) AS
     CASE WHEN regexp_matches(printed, '[0-9][KMG]?$') THEN printed || ' ' || unit ELSE printed END;
 
+-- How a label of a row differs from another row's, as a message names it ("size 2048 bytes
+-- there, 20480 bytes here"), or NULL where it does not (concat_ws then leaves it out).
+CREATE MACRO label_change(label, there, here) AS
+    CASE WHEN there IS DISTINCT FROM here
+         THEN label || ' ' || COALESCE(there, 'blank') || ' there, ' || COALESCE(here, 'blank') || ' here' END;
+
 CREATE VIEW dq_input AS
 SELECT
     0                                   AS world,
@@ -184,5 +190,6 @@ SELECT CAST(NULL AS BIGINT) AS row_id, CAST(NULL AS BIGINT) AS series_id,
        CAST(NULL AS VARCHAR) AS model, CAST(NULL AS DOUBLE) AS predicted,
        CAST(NULL AS DOUBLE) AS lower, CAST(NULL AS DOUBLE) AS upper,
        CAST(NULL AS INTEGER) AS fit_sizes, CAST(NULL AS BOOLEAN) AS extrapolated,
+       CAST(NULL AS DOUBLE) AS extrapolation_spans,
        CAST(NULL AS BOOLEAN) AS excluded, CAST(NULL AS BOOLEAN) AS excluded_for_errors
 WHERE FALSE;

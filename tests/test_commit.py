@@ -114,3 +114,22 @@ def test_only_a_staged_folder_is_committed_in_parts(tmp_path):
     with Transaction(tmp_path) as transaction:
         with pytest.raises(ValueError, match="not staged"):
             transaction.in_parts(tmp_path / "elsewhere", ["x"], [])
+
+
+def test_a_rename_that_cannot_succeed_stops_the_commit_before_its_point(tmp_path):
+    """A file staged for a path that is a folder (`perfwh build --out` naming a folder) would fail
+    at its rename after the journal was written, and every later writer's roll-forward with it:
+    the commit refuses it first, and nothing is left to roll forward."""
+    (tmp_path / "wh.duckdb").mkdir()
+    with Transaction(tmp_path) as transaction:
+        transaction.stage_text(tmp_path / "wh.duckdb", "new")
+        transaction.stage_text(tmp_path / "other.txt", "other")
+        with pytest.raises(IsADirectoryError, match="wh.duckdb is a folder"):
+            transaction.commit()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wh.duckdb"]
+    (tmp_path / "folder.json").write_text("a file")
+    with Transaction(tmp_path) as transaction:
+        (transaction.stage(tmp_path / "folder.json")).mkdir()
+        with pytest.raises(NotADirectoryError, match="folder.json is a file"):
+            transaction.commit()
+    assert not (tmp_path / JOURNAL).exists() and (tmp_path / "folder.json").read_text() == "a file"

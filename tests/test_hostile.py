@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -506,3 +507,71 @@ def test_contents_markdown_holds_hostile_names_as_text_and_counts_waived_finding
     assert row.startswith("| Lab &lt;b&gt;2&lt;/b&gt; &amp; co \\| \\*best\\* (`lab <b>2 & co \\| #1.csv`) |")
     assert len(re.split(r"(?<!\\)\|", row)) == 7  # five cells between the unescaped bars
     assert "1 errors and 0 warnings" in text and "1 findings waived when filed" in text
+
+
+def test_build_out_naming_a_folder_is_refused_before_anything_is_built(tmp_path):
+    """`--out` naming a folder (or a path below a file) is refused at once, and leaves nothing
+    behind: no journal that would wedge the next command in that folder."""
+    (tmp_path / "wh.duckdb").mkdir()
+    done = run_cli("build", "--out", str(tmp_path / "wh.duckdb"), "--rules", "none", "-q")
+    assert done.returncode == 1
+    assert "wh.duckdb is a folder: --out names the warehouse file to write" in done.stderr
+    (tmp_path / "a.csv").write_text("x")
+    below_a_file = run_cli("build", "--out", str(tmp_path / "a.csv" / "wh.duckdb"), "--rules", "none", "-q")
+    assert below_a_file.returncode == 1 and "a.csv is not a folder" in below_a_file.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "wh.duckdb"]
+
+
+@pytest.mark.parametrize("column, name, code", [
+    ("platform", "host\x1b[31mRED\x1b[0m\nFAKE.csv:9: error forged: pwned", "U+001B"),
+    ("scenario", "\t", "U+0009"),
+    ("product", "IIB\u202e01", "U+202E"),
+    ("platform", "x\u200bLinux", "U+200B"),
+    ("product_version", "10.0\x07", "U+0007")])
+def test_a_name_holding_a_control_character_is_refused_and_printed_escaped(built_warehouse, tmp_path,
+                                                                             column, name, code):
+    """A name with an escape, a line break, a tab, a direction override or a zero-width space
+    prints as nothing yet acts on the terminal or page (or forges a finding's line): the cell is
+    an error naming the character, quoted with its breaks as \\n and its escapes as \\u001b."""
+    names = dict(product="IIB", version="10.0.0.2", platform="xLinux", scenario="ISO 8583 Transformation")
+    names[{"product_version": "version"}.get(column, column)] = name
+    path = hostile_rows(tmp_path / "named.csv", **names)
+    done = run_cli("check", path, "--db", built_warehouse)
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stdout.splitlines() if f"{column} holds the control character {code}" in line]
+    assert len(errors) == 3 and all(line.startswith(f"{path}:") for line in errors), done.stdout
+    assert not re.search("[\x00-\x08\x0b-\x1f\u200b\u202e]", done.stdout + done.stderr)
+    assert not any(line.startswith("FAKE.csv") for line in done.stdout.splitlines())
+
+
+def test_what_perfwh_prints_from_a_file_shows_its_control_characters_as_escapes(built_warehouse, tmp_path):
+    """A file name (or a warehouse's string) with an escape prints it as \\u001b, in text and
+    in JSON, which reads it back as the same character."""
+    path = hostile_rows(tmp_path / "e\x1b[31m.csv", product="IIB", version="10.0.0.2", platform="xLinux",
+                        scenario="ISO 8583 Transformation")
+    done = run_cli("check", path, "--db", built_warehouse, "--json")
+    assert "\x1b" not in done.stdout + done.stderr
+    assert {finding["file"] for finding in json.loads(done.stdout)} == {str(path)}
+    text = run_cli("check", path, "--db", built_warehouse)
+    assert "\x1b" not in text.stdout and f"{tmp_path}/e\\u001b[31m.csv:2: error" in text.stdout
+    shown = run_cli("sql", "SELECT 'a' || chr(27) || '[2J' || chr(8238) AS x", "--db", built_warehouse, "--json")
+    assert shown.returncode == 0 and "\x1b" not in shown.stdout and "\u202e" not in shown.stdout
+    assert json.loads(shown.stdout)[0]["x"] == "a\x1b[2J\u202e"
+
+
+def test_a_thousand_extra_columns_and_a_line_longer_than_a_csv_line_may_be(built_warehouse, tmp_path):
+    """Extra columns are allowed however many (1,200 here: more than DuckDB's expression
+    depth, were the cells of a row counted term by term); a line over DuckDB's 2 MB limit is
+    named with its length, not as a bare "CSV Error on Line: 2"."""
+    base = hostile_rows(tmp_path / "base.csv", product="IIB", version="10.0.0.2", platform="xLinux",
+                        scenario="ISO 8583 Transformation").read_text().splitlines()
+    wide = tmp_path / "wide.csv"
+    wide.write_text("\n".join([base[0] + "".join(f",x{i}" for i in range(1200))]
+                              + [line + "," * 1200 for line in base[1:]]) + "\n")
+    done = run_cli("check", wide, "--db", built_warehouse)
+    assert done.returncode == 1 and "3 rows" in done.stderr, done.stderr  # read: the usual errors
+    long = tmp_path / "long.csv"
+    long.write_text("\n".join([base[0], base[1].replace("xLinux", "y" * 3_000_000)] + base[2:]) + "\n")
+    done = run_cli("check", long, "--db", built_warehouse)
+    assert done.returncode == 2, done.stderr
+    assert f"{long}:2: the line is 3,000,079 bytes long, more than the 2,000,000 bytes" in done.stderr

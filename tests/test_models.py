@@ -23,7 +23,7 @@ from models.fit import (INTERIOR, LINEAR, LOWEST, POWER, FitError, cores_for_rat
                         fit_linear, fit_power, leave_one_size_out, pooled_sigma, position,
                         rate_from_cost, t_quantile)
 from models.calibration import UNCALIBRATED, calibrate
-from models.sizing import SizeQuery, parse_size, version_matches
+from models.sizing import SizeQuery, SizingError, parse_size, percent, version_matches
 from models.spec import BASE, MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
 from perfwh.stages.models import build_models
@@ -592,6 +592,11 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("2MB") == 2 * 1024 * 1024
     assert parse_size("50kb") == parse_size("50kB") == 51200  # b is bytes, as in "1384b"
     assert parse_size("2mb") == 2 * 1024 * 1024
+    assert parse_size("1e5") == parse_size("1E+05") == 100000  # bytes as a calculator writes them
+    assert parse_size("100.5KB") == 102912
+    with pytest.raises(SizingError, match="a message is a whole number of bytes"):
+        parse_size("100.5")  # not silently 100
+    assert percent(0.8) == "80%" and percent(0.005) == "0.5%" and percent(1e-9) == "1e-07%"
     assert version_matches("11.0.0.4", "11")
     assert version_matches("10.0.0.16", "10.0")
     assert not version_matches("11.0.0.4", "1")
@@ -1200,19 +1205,24 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     # argparse's refusals and the command's own have one shape: every answer key a script reads
     refusals = [perfwh("size", *ESQL, "--size", "50KB", "--json", "--db", modelled),  # no --rate
                 perfwh("size", *ESQL, "--size", "50KB", "--rate", "fast", "--json", "--db", modelled),
-                perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")]
+                perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb"),
+                perfwh("size", *ESQL, "--size", "50KB", "--rate", "5e-324", "--json", "--db", modelled),
+                perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--product", "x" * 5000, "--json",
+                       "--db", modelled)]
     shapes = [json.loads(done.stdout) for done in refusals]
     assert all(done.returncode == 2 for done in refusals)
     assert len({tuple(shape) for shape in shapes}) == 1, shapes
     assert all(shape["error"].startswith("perfwh size: ") and shape["warnings"] == [shape["error"]]
                and shape["cores"] is None for shape in shapes)
+    assert "from 1e-06 to 1e+09" in shapes[3]["error"]  # not an answer of 0 cores
+    assert "--product is 5000 characters long" in shapes[4]["error"] and "x" * 201 not in shapes[4]["error"]
     # "-5KB" after --size is an option to argparse: the refusal says how to write it
     done = perfwh("size", *ESQL, "--size", "-5KB", "--rate", "500", "--db", modelled)
     assert done.returncode == 2 and "written with '=': --size=-5KB" in done.stderr, done.stderr
 
 
 def test_size_on_a_warehouse_without_models(plain_warehouse):
-    from models.sizing import SizingError, size_in
+    from models.sizing import size_in
 
     db = plain_warehouse  # built without rules: no findings, no models
     with pytest.raises(SizingError, match="perfwh models"):

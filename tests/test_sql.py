@@ -38,13 +38,24 @@ def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_
     DuckDB names it in a subquery (a, a_1), so that no column is lost."""
     text = ("SELECT INTERVAL 3 DAY AS a, TIMESTAMPTZ '2020-01-01 10:00:00+00' AS a, "
             "'8a68ba3c-2c16-4a5b-8886-f059e0ea6d16'::UUID AS u, [INTERVAL 1 DAY] AS l, "
-            "'101'::BIT AS b, 1.5 AS x, true AS y, DATE '2020-01-02' AS d")
+            "'101'::BIT AS b, 1.5 AS x, true AS y, DATE '2020-01-02' AS d, "
+            "TIMESTAMPTZ_NS '2020-01-01 10:00:00+00' AS n")
     done = sql(built_warehouse, "--json", text)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     table = re.split(r"\s*\|\s*", sql(built_warehouse, text).stdout.splitlines()[2].strip())
     assert json.loads(done.stdout) == [{"a": "3 days", "a_1": table[1], "u": table[2], "l": table[3],
-                                        "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02"}]
+                                        "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02",
+                                        "n": table[8]}]
     assert table[0] == "3 days" and table[1].startswith("2020-01-01")
+
+
+def test_a_query_may_end_with_a_semicolon_and_a_comment(built_warehouse):
+    """As typed into any SQL shell: the final `;` (a comment after it, a `;` inside a string)."""
+    for text in ("SELECT 1 AS x; -- one", "SELECT 1 AS x /* one */ ;  ", "SELECT 1 AS x -- one"):
+        done = sql(built_warehouse, "--csv", text)
+        assert (done.returncode, done.stdout) == (0, "x\n1\n"), done.stderr
+    assert sql(built_warehouse, "--csv", "SELECT 'a;b' AS s;").stdout == "s\na;b\n"
+    assert sql(built_warehouse, "SELECT 1; SELECT 2").returncode == 2
 
 
 def test_an_empty_query_is_a_usage_error(built_warehouse):

@@ -103,15 +103,16 @@ def _whole(text: str) -> int:
 
 def _rate(text: str) -> float:
     from ingest.vocabulary import MAX_RATE
+    from models.sizing import MIN_RATE
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second") from None
-    if not math.isfinite(value) or not 0 < value <= MAX_RATE:
+    if not math.isfinite(value) or not MIN_RATE <= value <= MAX_RATE:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: the rate must be a number of messages per second greater than 0 and at "
-            f"most {MAX_RATE:.0e}")
+            f"{text!r}: the rate must be a number of messages per second from {MIN_RATE:g} to "
+            f"{MAX_RATE:.0e}")
     return value
 
 
@@ -147,7 +148,7 @@ def register(sub) -> None:
     p.add_argument("--scenario", required=True, help="scenario name or part of it")
     p.add_argument("--size", required=True, help="message size, e.g. 50KB, 2k, 1384B, 2MB (1k = 1024)")
     p.add_argument("--rate", required=True,
-                   help="messages per second to sustain (a number, 0 < rate <= 1e9)")
+                   help="messages per second to sustain (a number from 1e-6 to 1e9)")
     p.add_argument("--product", help="product as the warehouse names it, e.g. WBIMB, IIB, ACE, MQ Appliance, "
                                      "MessageSight, or a submission's")
     p.add_argument("--version", help="product version or its leading part, e.g. 11 or 10.0.0")

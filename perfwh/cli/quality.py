@@ -143,6 +143,16 @@ def _summary(result, out) -> None:
         out.write(f"{result.path}: {count} {severity}{'s' if count != 1 else ''} {rule}\n")
 
 
+def _reason(text: str) -> str:
+    """A waiver's reason is the record of why an error was let in: it must say something."""
+    import argparse
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a waiver's reason cannot be blank: say why the finding "
+                                         "is acceptable")
+    return text.strip()
+
+
 def _add(args) -> int:
     from perfwh.stages.add import AddError, add
 
@@ -311,7 +321,7 @@ def register(sub) -> None:
                    help="waive the finding with this id (rule@line:metric, see check --json); "
                         "a wildcard after the rule's name (cross_table_consistency@*) waives each "
                         "finding of that rule it matches, each stored with the reason")
-    p.add_argument("--reason", action="append", default=[], metavar="TEXT",
+    p.add_argument("--reason", action="append", default=[], metavar="TEXT", type=_reason,
                    help="why the waived finding is acceptable (one per --waive)")
     add_revision_of(p)
     add_report_facts(p)

@@ -96,6 +96,7 @@ class Transaction:
         missing = [s for s, *_rest in entries if s is not None and not Path(s).exists()]
         if missing:
             raise FileNotFoundError("nothing was staged at " + ", ".join(missing))
+        _refuse_unrenameable(entries)
         self.journal.parent.mkdir(parents=True, exist_ok=True)
         # Ctrl-C and SIGTERM wait until the renames are done: a change that passed its commit
         # point lands now, not at the next writer (only SIGKILL leaves that to `recover`).
@@ -142,6 +143,19 @@ def _signals_deferred():
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _refuse_unrenameable(entries: list[list[str | None]]) -> None:
+    """Before the commit point: a rename that cannot succeed (a file over a folder, or a folder
+    over a file) would wedge every later writer's roll-forward on it, so it stops the commit."""
+    for staged, target, *_old in entries:
+        if staged is None:
+            continue
+        staged, target = Path(staged), Path(target)
+        if target.is_dir() and not target.is_symlink() and not staged.is_dir():
+            raise IsADirectoryError(f"{target} is a folder: a file cannot replace it")
+        if staged.is_dir() and target.exists() and not target.is_dir():
+            raise NotADirectoryError(f"{target} is a file: a folder cannot replace it")
 
 
 def roll_forward(journal: Path) -> None:

@@ -7,6 +7,14 @@ import contextvars
 import sys
 import time
 
+ERASE_LINE = "\r\x1b[K"
+
+
+def erase_line(stream) -> None:
+    """Back to the start of the terminal's line and clear it: the one control sequence perfwh
+    writes itself, so past the escaping of what it prints (perfwh.cli's `printable`)."""
+    getattr(stream, "unescaped", stream).write(ERASE_LINE)
+
 
 class Progress:
     def __init__(self, title: str, total: int, stream=None):
@@ -21,7 +29,8 @@ class Progress:
             width = 24
             filled = int(width * self.done / max(self.total, 1))
             bar = "#" * filled + "-" * (width - filled)
-            self.stream.write(f"\r\x1b[K{self.title} [{bar}] {self.done}/{self.total} {message}")
+            erase_line(self.stream)
+            self.stream.write(f"{self.title} [{bar}] {self.done}/{self.total} {message}")
         else:
             self.stream.write(f"{self.title}: {message}\n")
         self.stream.flush()
@@ -29,7 +38,7 @@ class Progress:
     def finish(self, message: str) -> None:
         elapsed = time.perf_counter() - self.started
         if self.live:
-            self.stream.write("\r\x1b[K")
+            erase_line(self.stream)
         self.stream.write(f"{self.title}: {message} in {elapsed:.2f} s\n")
         self.stream.flush()
 
@@ -46,14 +55,15 @@ class _LiveStatus:
         if self.ended:
             return
         elapsed = time.perf_counter() - self.started
-        self.stream.write(f"\r\x1b[K{self.title}: {message} ({elapsed:.0f} s)")
+        erase_line(self.stream)
+        self.stream.write(f"{self.title}: {message} ({elapsed:.0f} s)")
         self.stream.flush()
         self.shown = True
 
     def end(self) -> None:
         """Clear the line; later messages are not shown."""
         if self.shown:
-            self.stream.write("\r\x1b[K")
+            erase_line(self.stream)
             self.stream.flush()
         self.shown, self.ended = False, True
 

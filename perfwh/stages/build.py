@@ -87,7 +87,12 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
     summary = BuildSummary()
     if rules != "none" and rules not in ENGINES:
         raise BuildError(f"unknown rules engine {rules!r}, expected one of {', '.join(ENGINES)} or none")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir():
+        raise BuildError(f"{out} is a folder: --out names the warehouse file to write")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as err:
+        raise BuildError(f"{out.parent} is not a folder: the warehouse file's folder must be one") from err
     # The lock first, then the manifest: a build that read sources.yml before an add committed
     # would otherwise write a warehouse without the added source (a lost update).
     try:

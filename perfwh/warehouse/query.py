@@ -96,7 +96,17 @@ def one_query(text: str) -> str:
                 "(PIVOT ...))" if kind == duckdb.StatementType.MULTI else "")
         raise NotOneQuery(f"{word} is not a query: perfwh sql runs queries only "
                           f"({QUERY_WORDS}) and changes no table and no file{hint}")
-    return text
+    return _without_final_semicolon(statements[0].query)
+
+
+def _without_final_semicolon(statement: str) -> str:
+    """The statement without the `;` that ends it (and any comment after that): the query
+    runs inside a projection, where a semicolon would end it early."""
+    tokens = [(offset, kind) for offset, kind in duckdb.tokenize(statement)
+              if kind != duckdb.token_type.comment]
+    if tokens and statement[tokens[-1][0]:].startswith(";"):
+        return statement[:tokens[-1][0]]
+    return statement
 
 
 def connect_read_only(path: Path, memory_limit: str = DEFAULT_MEMORY_LIMIT) -> duckdb.DuckDBPyConnection:
@@ -140,7 +150,7 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
     otherwise Python values. It runs in a worker thread so that Ctrl-C (KeyboardInterrupt) and
     ``timeout`` (None: none) stop it at once (DuckDB is asked to interrupt) instead of when it
     ends."""
-    one_query(sql)
+    sql = one_query(sql)
     con = connect_read_only(path, memory_limit)
     outcome: dict = {}
     # Completion is an Event, not Thread.join: a KeyboardInterrupt raised inside join() can
@@ -201,7 +211,7 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
 # module DuckDB does not bring (pytz, for TIMESTAMP WITH TIME ZONE): a JSON result gets them
 # as DuckDB renders them, the text the table and CSV outputs show; numbers, text, booleans,
 # dates and the lists and structs of these stay JSON values.
-_AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE)\b")
+_AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMESTAMPTZ_NS)\b")
 
 
 def _rendered_for_json(type_name: str) -> bool:
