@@ -554,6 +554,10 @@ def test_what_perfwh_prints_from_a_file_shows_its_control_characters_as_escapes(
     assert {finding["file"] for finding in json.loads(done.stdout)} == {str(path)}
     text = run_cli("check", path, "--db", built_warehouse)
     assert "\x1b" not in text.stdout and f"{tmp_path}/e\\u001b[31m.csv:2: error" in text.stdout
+    forging = hostile_rows(tmp_path / "f\nFAKE.csv:9: error x.csv", product="IIB", version="10.0.0.2",
+                           platform="xLinux", scenario="ISO 8583 Transformation")
+    lines = run_cli("check", forging, "--db", built_warehouse).stdout.splitlines()
+    assert lines and all(line.startswith(f"{tmp_path}/f\\nFAKE.csv:9: error x.csv:") for line in lines)
     shown = run_cli("sql", "SELECT 'a' || chr(27) || '[2J' || chr(8238) AS x", "--db", built_warehouse, "--json")
     assert shown.returncode == 0 and "\x1b" not in shown.stdout and "\u202e" not in shown.stdout
     assert json.loads(shown.stdout)[0]["x"] == "a\x1b[2J\u202e"

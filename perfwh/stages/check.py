@@ -619,11 +619,12 @@ def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterato
 def format_line(f: dict) -> str:
     """FILE:LINE: severity rule: message (suggest VALUE). A line that a spreadsheet would run as
     a formula (a file named "=...") begins with an apostrophe, as a CSV cell of perfwh does:
-    such lines go to files (--out) that a spreadsheet may open."""
+    such lines go to files (--out) that a spreadsheet may open. A line break (of a file's name)
+    shows as \\n: one finding is one line, and a name cannot forge another."""
     text = f"{f['source']}:{f['source_line']}: {f['severity']} {f['rule']}: {f['message']}"
     if f.get("suggested_value"):
         text += f" (suggest {f['suggested_value']})"
-    return safe_cell(text)
+    return safe_cell(text.replace("\n", "\\n").replace("\r", "\\r"))
 
 
 def as_json(f: dict) -> dict:
