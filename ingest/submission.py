@@ -33,7 +33,7 @@ from .reader import text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
-from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
+from .vocabulary import (ACTING_CATEGORIES, CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
                          METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
                          OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
                          TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, kind_synonyms,
@@ -75,9 +75,10 @@ def _decoder_for(head: bytes) -> tuple[str, str | None]:
         return "utf-32", "read as UTF-32 text (a byte-order mark says so)"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16", "read as UTF-16 text (a byte-order mark says so), as Excel's 'Unicode text' exports"
-    if b"\x00" in head:
+    if b"\x00" in head:  # named at the line of the first (as far as the first 4 KB go)
         raise ParseError("contains NUL bytes but no UTF-16 byte-order mark: a binary file, or "
-                         "UTF-16 text without its byte-order mark", 1,
+                         "UTF-16 text without its byte-order mark",
+                         head[:head.index(b"\x00")].count(b"\n") + 1,
                          expected="a CSV saved as UTF-8, UTF-16 (with BOM) or Windows-1252 text")
     return "utf-8", None
 
@@ -364,10 +365,10 @@ def _utf8_copy(fmt: CsvFormat, directory: Path) -> Path:
 SPARE_CELLS = 4  # room for cells beyond the header, so that a long row is reported, not lost
 SHOWN_CELL = 40  # how much of a cell too long to be a value or a name a message quotes
 # Characters a name cannot hold: control characters (a tab, a line break, the escape that starts
-# a terminal's colour or cursor codes) and format characters (direction overrides, zero-width
-# spaces), which print as nothing yet act on the terminal or page that prints the name, or make
-# two names that look alike differ.
-UNPRINTABLE = r"[\p{Cc}\p{Cf}]"
+# a terminal's colour or cursor codes), format characters (direction overrides, zero-width
+# spaces) and line separators, which print as nothing yet act on the terminal or page that
+# prints the name, or make two names that look alike differ.
+UNPRINTABLE = "[" + "".join(f"\\p{{{category}}}" for category in ACTING_CATEGORIES) + "]"
 NO_CELL = "\x01"  # what DuckDB reads as NULL: no cell holds it, so NULL is a cell the row lacks
 
 

@@ -118,7 +118,7 @@ METRICS: dict[str, tuple[str, str]] = {
 
 # A comma groups thousands only after one to three digits, the first of them not a zero
 # ("2,300", "12,345,678"): "0,489" and "1234,5" are decimal commas, never 489 and 12345.
-NUMBER_PATTERN = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
+NUMBER_PATTERN = r"(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+"  # ASCII digits only
 # A number written with a decimal comma, as spreadsheets in many locales export it ("93,2",
 # "1.234,5", "0,489"): never a report's printing, and not a thousands grouping (a comma after
 # one to three digits and before exactly three reads as one, so "2,300" is 2300).

@@ -133,3 +133,9 @@ def test_a_rename_that_cannot_succeed_stops_the_commit_before_its_point(tmp_path
         with pytest.raises(NotADirectoryError, match="folder.json is a file"):
             transaction.commit()
     assert not (tmp_path / JOURNAL).exists() and (tmp_path / "folder.json").read_text() == "a file"
+    os.mkfifo(tmp_path / "device")  # as /dev/null: not to be replaced by a file
+    with Transaction(tmp_path) as transaction:
+        transaction.stage_text(tmp_path / "device", "new")
+        with pytest.raises(FileExistsError, match="device is not a regular file"):
+            transaction.commit()
+    assert (tmp_path / "device").is_fifo() and not (tmp_path / JOURNAL).exists()

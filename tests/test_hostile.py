@@ -510,7 +510,7 @@ def test_contents_markdown_holds_hostile_names_as_text_and_counts_waived_finding
 
 
 def test_build_out_naming_a_folder_is_refused_before_anything_is_built(tmp_path):
-    """`--out` naming a folder (or a path below a file) is refused at once, and leaves nothing
+    """`--out` naming a folder, a pipe (or a path below a file) is refused at once, and leaves nothing
     behind: no journal that would wedge the next command in that folder."""
     (tmp_path / "wh.duckdb").mkdir()
     done = run_cli("build", "--out", str(tmp_path / "wh.duckdb"), "--rules", "none", "-q")
@@ -519,7 +519,12 @@ def test_build_out_naming_a_folder_is_refused_before_anything_is_built(tmp_path)
     (tmp_path / "a.csv").write_text("x")
     below_a_file = run_cli("build", "--out", str(tmp_path / "a.csv" / "wh.duckdb"), "--rules", "none", "-q")
     assert below_a_file.returncode == 1 and "a.csv is not a folder" in below_a_file.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "wh.duckdb"]
+    # a device or a pipe (as /dev/null is: replaced by a file, the machine breaks)
+    os.mkfifo(tmp_path / "pipe")
+    piped = run_cli("build", "--out", str(tmp_path / "pipe"), "--rules", "none", "-q")
+    assert piped.returncode == 1 and "pipe is not a regular file" in piped.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "pipe", "wh.duckdb"]
+    assert (tmp_path / "pipe").is_fifo()
 
 
 @pytest.mark.parametrize("column, name, code", [
@@ -527,7 +532,9 @@ def test_build_out_naming_a_folder_is_refused_before_anything_is_built(tmp_path)
     ("scenario", "\t", "U+0009"),
     ("product", "IIB\u202e01", "U+202E"),
     ("platform", "x\u200bLinux", "U+200B"),
-    ("product_version", "10.0\x07", "U+0007")])
+    ("product_version", "10.0\x07", "U+0007"),
+    ("platform", "a\u2028b", "U+2028"),
+    ("scenario", "ISO\u00ad8583", "U+00AD")])
 def test_a_name_holding_a_control_character_is_refused_and_printed_escaped(built_warehouse, tmp_path,
                                                                              column, name, code):
     """A name with an escape, a line break, a tab, a direction override or a zero-width space
@@ -540,7 +547,7 @@ def test_a_name_holding_a_control_character_is_refused_and_printed_escaped(built
     assert done.returncode == 1, done.stderr
     errors = [line for line in done.stdout.splitlines() if f"{column} holds the control character {code}" in line]
     assert len(errors) == 3 and all(line.startswith(f"{path}:") for line in errors), done.stdout
-    assert not re.search("[\x00-\x08\x0b-\x1f\u200b\u202e]", done.stdout + done.stderr)
+    assert not re.search("[\x00-\x08\x0b-\x1f\u00ad\u200b\u202e\u2028]", done.stdout + done.stderr)
     assert not any(line.startswith("FAKE.csv") for line in done.stdout.splitlines())
 
 
@@ -579,3 +586,35 @@ def test_a_thousand_extra_columns_and_a_line_longer_than_a_csv_line_may_be(built
     done = run_cli("check", long, "--db", built_warehouse)
     assert done.returncode == 2, done.stderr
     assert f"{long}:2: the line is 3,000,079 bytes long, more than the 2,000,000 bytes" in done.stderr
+
+
+def test_findings_written_to_a_file_and_summaries_show_what_acts_escaped(built_warehouse, tmp_path):
+    """--out FILE (text or JSON) gets the escapes the terminal gets; a file name's tab or line
+    break is \\t or \\n in every line that names it; a name that is not UTF-8 is refused in
+    one line, not a crash on printing it."""
+    path = hostile_rows(tmp_path / "t\tb\x1b[1m\u202e.csv", product="IIB", version="10.0.0.2",
+                        platform="x\u200bLinux", scenario="ISO 8583 Transformation")
+    for form in ([], ["--json"]):
+        out = tmp_path / f"findings{len(form)}.txt"
+        done = run_cli("check", path, "--db", built_warehouse, "--out", out, *form)
+        written = out.read_text(encoding="utf-8")
+        assert done.returncode == 1 and written
+        assert not re.search("[\x1b\u200b\u202e]", written + done.stdout + done.stderr)
+        assert "t\\tb\\u001b[1m\\u202e.csv: 3 errors unreadable_value" in done.stdout  # the summary
+    assert json.loads(written)[0]["file"] == str(path)
+    undecodable = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xff.csv"))
+    shutil.copyfile(path, undecodable)
+    done = run_cli("check", undecodable, "--db", built_warehouse)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "unexpected" not in done.stderr
+    assert "bad\\udcff.csv: the file name is not UTF-8 text" in done.stderr
+
+
+def test_a_nul_byte_is_named_at_its_line(tmp_path):
+    from ingest.records import ParseError
+    from ingest.submission import sniff
+
+    path = tmp_path / "nul.csv"
+    path.write_bytes(b"product,platform\nIIB,x\nIIB,y\nIIB,\x00z\n")
+    with pytest.raises(ParseError, match="NUL bytes") as raised:
+        sniff(path)
+    assert raised.value.line == 4

@@ -596,6 +596,8 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("100.5KB") == 102912
     with pytest.raises(SizingError, match="a message is a whole number of bytes"):
         parse_size("100.5")  # not silently 100
+    with pytest.raises(SizingError, match="is not a number"):
+        parse_size("\u0661\u0660\u0660")  # Arabic-Indic digits: not read as 100
     assert percent(0.8) == "80%" and percent(0.005) == "0.5%" and percent(1e-9) == "1e-07%"
     assert version_matches("11.0.0.4", "11")
     assert version_matches("10.0.0.16", "10.0")

@@ -58,6 +58,14 @@ def test_a_query_may_end_with_a_semicolon_and_a_comment(built_warehouse):
     assert sql(built_warehouse, "SELECT 1; SELECT 2").returncode == 2
 
 
+def test_a_value_cannot_forge_the_rows_of_the_table_printed(built_warehouse):
+    """A value's line break, tab or escape shows escaped in the text table, so the table has
+    its one line per row and its row count as the last line."""
+    done = sql(built_warehouse, "SELECT 'ok' || chr(10) || '(1 row)' || chr(9) || chr(27) || '[2J' AS s")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == ["s", "-" * 22, "ok\\n(1 row)\\t\\u001b[2J", "(1 row)"]
+
+
 def test_an_empty_query_is_a_usage_error(built_warehouse):
     for text in ("", "   "):
         done = sql(built_warehouse, text)

@@ -63,26 +63,15 @@ def _negative_value_hint(message: str, argv: list[str]) -> str:
 
 _ARGV: list[str] = []  # the arguments main() parses (tests pass them, not sys.argv)
 
-# What the command prints comes partly from files and warehouses (names, file names, cells): a
-# control or format character there (an escape starting a terminal's colour or cursor codes, a
-# direction override, a zero-width space) would act on the terminal instead of showing. Each is
-# printed as its \\u escape, which JSON reads back as the same character; the command's own line
-# breaks, tabs and carriage returns (the progress line) stay.
-_ACTING = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e"
-                     "\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
-def printable(text: str) -> str:
-    return _ACTING.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 class _Printable:
-    """A text stream that writes `printable` text; everything else is the stream's."""
+    """A text stream that writes `perfwh.core.printable` text; everything else is the stream's."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text: str) -> int:
+        from perfwh.core.printable import printable
+
         return self._stream.write(printable(text))
 
     @property

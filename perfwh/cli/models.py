@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 
 from perfwh.core.values import dumps
@@ -101,14 +102,18 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+_PLAIN_NUMBER = re.compile(r"\s*[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+
+
 def _rate(text: str) -> float:
     from ingest.vocabulary import MAX_RATE
     from models.sizing import MIN_RATE
 
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second") from None
+    # digits as written in plain ASCII: float() also reads "1_000" and other scripts' digits
+    if not _PLAIN_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second (e.g. "
+                                         "500, 1200.5 or 1e6)")
+    value = float(text)
     if not math.isfinite(value) or not MIN_RATE <= value <= MAX_RATE:
         raise argparse.ArgumentTypeError(
             f"{text!r}: the rate must be a number of messages per second from {MIN_RATE:g} to "

@@ -124,6 +124,7 @@ def _report(args, result, con) -> None:
 def _write_findings(findings, out, as_json: bool) -> None:
     """Findings as they stream in: FILE:LINE lines, or one JSON array (with the id --waive
     takes), written item by item."""
+    from perfwh.core.printable import printable
     from perfwh.core.values import dumps
     from perfwh.stages.check import as_json as json_of, format_line
 
@@ -132,21 +133,28 @@ def _write_findings(findings, out, as_json: bool) -> None:
             out.write(format_line(finding) + "\n")
         return
     out.write("[")
-    for n, finding in enumerate(findings):
-        out.write(("," if n else "") + "\n" + dumps(json_of(finding), indent=1))
+    for n, finding in enumerate(findings):  # a file (--out) gets the escapes a terminal gets
+        out.write(("," if n else "") + "\n" + printable(dumps(json_of(finding), indent=1)))
     out.write("\n]\n")
 
 
 def _summary(result, out) -> None:
     """One line per rule: severity, how many findings."""
+    from perfwh.core.printable import one_line
+
     for (rule, severity), count in result.counts.items():
-        out.write(f"{result.path}: {count} {severity}{'s' if count != 1 else ''} {rule}\n")
+        out.write(one_line(f"{result.path}: {count} {severity}{'s' if count != 1 else ''} {rule}") + "\n")
 
 
 def _reason(text: str) -> str:
     """A waiver's reason is the record of why an error was let in: it must say something."""
     import argparse
 
+    from perfwh.core.printable import printable
+
+    if printable(text) != text or "\n" in text or "\r" in text:
+        raise argparse.ArgumentTypeError("a waiver's reason is one line of text: it holds a "
+                                         "character that would act on a terminal or page")
     if not text.strip():
         raise argparse.ArgumentTypeError("a waiver's reason cannot be blank: say why the finding "
                                          "is acceptable")

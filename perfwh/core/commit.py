@@ -147,7 +147,8 @@ def _signals_deferred():
 
 def _refuse_unrenameable(entries: list[list[str | None]]) -> None:
     """Before the commit point: a rename that cannot succeed (a file over a folder, or a folder
-    over a file) would wedge every later writer's roll-forward on it, so it stops the commit."""
+    over a file) would wedge every later writer's roll-forward on it, and one over a device
+    must not succeed, so either stops the commit."""
     for staged, target, *_old in entries:
         if staged is None:
             continue
@@ -156,6 +157,9 @@ def _refuse_unrenameable(entries: list[list[str | None]]) -> None:
             raise IsADirectoryError(f"{target} is a folder: a file cannot replace it")
         if staged.is_dir() and target.exists() and not target.is_dir():
             raise NotADirectoryError(f"{target} is a file: a folder cannot replace it")
+        if target.exists() and not target.is_dir() and not target.is_file():
+            # a device, a pipe or a socket (/dev/null): replacing it would break the system
+            raise FileExistsError(f"{target} is not a regular file: perfwh replaces none")
 
 
 def roll_forward(journal: Path) -> None:

@@ -89,6 +89,9 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
         raise BuildError(f"unknown rules engine {rules!r}, expected one of {', '.join(ENGINES)} or none")
     if out.is_dir():
         raise BuildError(f"{out} is a folder: --out names the warehouse file to write")
+    if out.exists() and not out.is_file():  # /dev/null: replaced by a file, the system breaks
+        raise BuildError(f"{out} is not a regular file (a device, a pipe or a socket): --out names "
+                         "the warehouse file to write")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError) as err:

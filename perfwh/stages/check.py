@@ -38,6 +38,7 @@ from models.spec import MIN_SIZES
 from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
+from perfwh.core.printable import one_line
 from perfwh.core.progress import status
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
@@ -364,7 +365,13 @@ def _filed_as(name: str, filed: dict[str, tuple[int, str, str | None]]) -> str:
 
 def refuse_unfileable_name(path: Path) -> None:
     """A name the filing could not write: its raw file's staged copy, or the lake's folder for
-    the source (Hive escaping makes ':' and '#' three bytes each), too long for the disk."""
+    the source (Hive escaping makes ':' and '#' three bytes each), too long for the disk; or
+    one that is not text (bytes no encoding reads): the warehouse and sources.yml name it."""
+    try:
+        path.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(f"{path}: the file name is not UTF-8 text (its undecodable bytes show as "
+                      "\\udcXX); give the file a name of letters, digits and punctuation") from None
     problem = longest_name_problem({
         "the staged copy of the raw file": "." + path.name + "x" * STAGED_NAME_EXTRA,
         "the Parquet lake's folder for it": "source=" + hive_escape(path.name)})
@@ -619,12 +626,12 @@ def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterato
 def format_line(f: dict) -> str:
     """FILE:LINE: severity rule: message (suggest VALUE). A line that a spreadsheet would run as
     a formula (a file named "=...") begins with an apostrophe, as a CSV cell of perfwh does:
-    such lines go to files (--out) that a spreadsheet may open. A line break (of a file's name)
-    shows as \\n: one finding is one line, and a name cannot forge another."""
+    such lines go to files (--out) that a spreadsheet may open. A line break or a tab (of a
+    file's name) shows as \\n or \\t: one finding is one line, and a name cannot forge another."""
     text = f"{f['source']}:{f['source_line']}: {f['severity']} {f['rule']}: {f['message']}"
     if f.get("suggested_value"):
         text += f" (suggest {f['suggested_value']})"
-    return safe_cell(text.replace("\n", "\\n").replace("\r", "\\r"))
+    return safe_cell(one_line(text))
 
 
 def as_json(f: dict) -> dict:

@@ -223,15 +223,20 @@ NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYIN
 
 
 def write_table(result: QueryResult, out=sys.stdout) -> None:
-    cells = [["NULL" if v is None else v for v in row] for row in result.rows]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(result.columns)]
+    """Aligned columns, a cell a line: a value's line breaks, tabs and acting characters show
+    escaped (a value cannot forge the table's rows), and widths count what is shown."""
+    from perfwh.core.printable import one_line
+
+    cells = [["NULL" if v is None else one_line(v) for v in row] for row in result.rows]
+    columns = [one_line(c) for c in result.columns]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     numeric = [t.startswith(NUMERIC_TYPES) for t in result.types]
 
     def line(values):
         return " | ".join(v.rjust(w) if numeric[i] else v.ljust(w)
                           for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
-    out.write(line(result.columns) + "\n")
+    out.write(line(columns) + "\n")
     out.write("-+-".join("-" * w for w in widths) + "\n")
     for row in cells:
         out.write(line(row) + "\n")
