@@ -23,7 +23,7 @@ from .records import Line, ParsedReport, ParseError
 from .text import clean_text
 
 # Modules of the ingest package that are not report parsers.
-INFRASTRUCTURE = frozenset({"common", "families", "pdf", "prose", "reader", "records",
+INFRASTRUCTURE = frozenset({"common", "families", "pdf", "printable", "prose", "reader", "records",
                             "spreadsheet", "submission", "text", "units", "vocabulary"})
 REQUIRED = ("FAMILY", "SIGNATURE", "DESCRIPTION", "parse")
 # Folders of report-family modules outside the ingest package, separated as PATH is: the parser

@@ -39,13 +39,14 @@ def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_
     text = ("SELECT INTERVAL 3 DAY AS a, TIMESTAMPTZ '2020-01-01 10:00:00+00' AS a, "
             "'8a68ba3c-2c16-4a5b-8886-f059e0ea6d16'::UUID AS u, [INTERVAL 1 DAY] AS l, "
             "'101'::BIT AS b, 1.5 AS x, true AS y, DATE '2020-01-02' AS d, "
-            "TIMESTAMPTZ_NS '2020-01-01 10:00:00+00' AS n")
+            "TIMESTAMPTZ_NS '2020-01-01 10:00:00+00' AS n, "
+            "TIMESTAMP_NS '2024-01-02 03:04:05.123456789' AS ns")
     done = sql(built_warehouse, "--json", text)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     table = re.split(r"\s*\|\s*", sql(built_warehouse, text).stdout.splitlines()[2].strip())
     assert json.loads(done.stdout) == [{"a": "3 days", "a_1": table[1], "u": table[2], "l": table[3],
                                         "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02",
-                                        "n": table[8]}]
+                                        "n": table[8], "ns": "2024-01-02 03:04:05.123456789"}]
     assert table[0] == "3 days" and table[1].startswith("2020-01-01")
 
 

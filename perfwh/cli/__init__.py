@@ -39,14 +39,15 @@ from .common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EX
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, except that a usage error of a command asked for --json also says so on
-    stdout, as JSON: a script reading the output always gets valid JSON."""
+    """argparse, except that a usage error is one line naming --help (not the usage block
+    first), and a command asked for --json also says so on stdout, as JSON: a script reading
+    the output always gets valid JSON."""
 
     def error(self, message: str):
         message += _negative_value_hint(message, _ARGV or sys.argv[1:])
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
             print(json_error(f"{self.prog}: {message}", EXIT_USAGE, self.prog))
-        super().error(message)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
 def _negative_value_hint(message: str, argv: list[str]) -> str:
@@ -64,13 +65,13 @@ def _negative_value_hint(message: str, argv: list[str]) -> str:
 _ARGV: list[str] = []  # the arguments main() parses (tests pass them, not sys.argv)
 
 class _Printable:
-    """A text stream that writes `perfwh.core.printable` text; everything else is the stream's."""
+    """A text stream that writes `ingest.printable` text; everything else is the stream's."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        from perfwh.core.printable import printable
+        from ingest.printable import printable
 
         return self._stream.write(printable(text))
 

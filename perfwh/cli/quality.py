@@ -124,7 +124,7 @@ def _report(args, result, con) -> None:
 def _write_findings(findings, out, as_json: bool) -> None:
     """Findings as they stream in: FILE:LINE lines, or one JSON array (with the id --waive
     takes), written item by item."""
-    from perfwh.core.printable import printable
+    from ingest.printable import printable
     from perfwh.core.values import dumps
     from perfwh.stages.check import as_json as json_of, format_line
 
@@ -140,7 +140,7 @@ def _write_findings(findings, out, as_json: bool) -> None:
 
 def _summary(result, out) -> None:
     """One line per rule: severity, how many findings."""
-    from perfwh.core.printable import one_line
+    from ingest.printable import one_line
 
     for (rule, severity), count in result.counts.items():
         out.write(one_line(f"{result.path}: {count} {severity}{'s' if count != 1 else ''} {rule}") + "\n")
@@ -150,7 +150,7 @@ def _reason(text: str) -> str:
     """A waiver's reason is the record of why an error was let in: it must say something."""
     import argparse
 
-    from perfwh.core.printable import printable
+    from ingest.printable import printable
 
     if printable(text) != text or "\n" in text or "\r" in text:
         raise argparse.ArgumentTypeError("a waiver's reason is one line of text: it holds a "

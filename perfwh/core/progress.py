@@ -12,7 +12,7 @@ ERASE_LINE = "\r\x1b[K"
 
 def erase_line(stream) -> None:
     """Back to the start of the terminal's line and clear it: the one control sequence perfwh
-    writes itself, so past the escaping of what it prints (perfwh.cli's `printable`)."""
+    writes itself, so past the escaping of what it prints (`ingest.printable`)."""
     getattr(stream, "unescaped", stream).write(ERASE_LINE)
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import duckdb
 
 from ingest import families, submission
+from ingest.printable import one_line
 from ingest.reader import read_lines
 from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
@@ -38,7 +39,6 @@ from models.spec import MIN_SIZES
 from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
-from perfwh.core.printable import one_line
 from perfwh.core.progress import status
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings

@@ -207,11 +207,12 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
     return outcome["result"]
 
 
-# Types whose Python values JSON cannot hold as they are (a timedelta, a UUID) or that need a
-# module DuckDB does not bring (pytz, for TIMESTAMP WITH TIME ZONE): a JSON result gets them
+# Types whose Python values JSON cannot hold as they are (a timedelta, a UUID), that Python
+# holds to microseconds only (TIMESTAMP_NS, TIME_NS) or that need a module DuckDB does not
+# bring (pytz, for TIMESTAMP WITH TIME ZONE): a JSON result gets them
 # as DuckDB renders them, the text the table and CSV outputs show; numbers, text, booleans,
 # dates and the lists and structs of these stay JSON values.
-_AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMESTAMPTZ_NS)\b")
+_AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMESTAMPTZ_NS|TIMESTAMP_NS|TIME_NS)\b")
 
 
 def _rendered_for_json(type_name: str) -> bool:
@@ -225,7 +226,7 @@ NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYIN
 def write_table(result: QueryResult, out=sys.stdout) -> None:
     """Aligned columns, a cell a line: a value's line breaks, tabs and acting characters show
     escaped (a value cannot forge the table's rows), and widths count what is shown."""
-    from perfwh.core.printable import one_line
+    from ingest.printable import one_line
 
     cells = [["NULL" if v is None else one_line(v) for v in row] for row in result.rows]
     columns = [one_line(c) for c in result.columns]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ingest.vocabulary import ACTING_CATEGORIES
+from .vocabulary import ACTING_CATEGORIES
 
 # ... and the surrogates a file name that is not valid UTF-8 decodes to (os.fsdecode), which no
 # stream can encode
