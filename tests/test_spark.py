@@ -180,28 +180,49 @@ def one_row(folder: Path, platform: str) -> Path:
 @pytest.mark.slow
 def test_sigterm_during_a_spark_check_is_one_line(tmp_path, built_warehouse):
     """Stopped while it waits on the JVM, a Spark check ends like any other command: one line,
-    exit 143, no traceback from py4j's logging."""
+    exit 143, no traceback from py4j's logging - and no process of Spark's outlives it (one
+    stopped while spark-submit still started it once ran on for most of an hour)."""
     import signal
     import subprocess
     import time
 
     one = one_row(tmp_path, "sigterm box")
+    mark = f"perfwh-sigterm-{os.getpid()}-{time.monotonic_ns()}"  # inherited by all it starts
     proc = subprocess.Popen([sys.executable, "-m", "perfwh.cli", "check", str(one), "--db",
                              str(built_warehouse), "--engine", "spark"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PERFWH_TEST_MARK": mark})
     started = time.monotonic()
-    while not _runs_java(proc.pid) and time.monotonic() - started < 120:
-        time.sleep(0.2)  # until the JVM is up: the next calls go through py4j
+    while _java_below(proc.pid) is None and time.monotonic() - started < 120:
+        time.sleep(0.2)  # until a JVM is up (spark-submit's launcher first, then Spark's own)
     time.sleep(4)
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and "py4j" not in err, err
     assert err.strip().splitlines() == ["perfwh check: terminated"], err  # nothing of the JVM's
+    ended = time.monotonic() + 30
+    while _marked(mark) and time.monotonic() < ended:
+        time.sleep(0.2)
+    assert not _marked(mark), f"processes {_marked(mark)} of the stopped check still run"
 
 
-def _runs_java(pid: int) -> bool:
-    """Whether a process below ``pid`` is a JVM."""
+def _marked(mark: str) -> list[int]:
+    """The processes (zombies aside) whose environment holds PERFWH_TEST_MARK=``mark``."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if f"PERFWH_TEST_MARK={mark}".encode() in environ.read_bytes().split(b"\0"):
+                state = (environ.parent / "stat").read_text()
+                if state[state.rindex(")") + 2:].split()[0] != "Z":
+                    found.append(int(environ.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+def _java_below(pid: int) -> int | None:
+    """The JVM below process ``pid``, if one runs."""
     children: dict[int, list[int]] = {}
     names = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -219,9 +240,9 @@ def _runs_java(pid: int) -> bool:
             continue
         seen.add(child)
         if names.get(child) == "java":
-            return True
+            return child
         below.extend(children.get(child, []))
-    return False
+    return None
 
 
 def test_spark_that_cannot_start_is_one_line_saying_why(tmp_path, built_warehouse):

@@ -44,6 +44,7 @@ measured on a shared two-core machine (load 7-12), where wall times were not com
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -134,6 +135,8 @@ def _start(master: str):
     # default log level) is no finding and no error of a check: it goes to a file of its own,
     # unnamed so that nothing is left of it, and its last line says why a start failed.
     jvm_output = tempfile.TemporaryFile(mode="w+b")
+    if Path("/proc").is_dir():  # Linux: what a stop during the start leaves is found there
+        atexit.register(_end_jvms)
     try:
         gateway = launch_gateway(conf, popen_kwargs={"stdout": jvm_output, "stderr": jvm_output})
         spark = SparkSession(SparkContext(conf=conf, gateway=gateway))
@@ -143,6 +146,55 @@ def _start(master: str):
                         "Debian's openjdk-17-jre-headless, or says what to run)") from None
     _register_udfs(spark)
     return spark
+
+
+def _end_jvms() -> None:
+    """At the process's exit its JVM ends too. It would on its own once its stdin's end closes,
+    but a stop during the JVM's start (SIGTERM while spark-submit still runs its launcher) left
+    one running for most of an hour: so every process of Spark's this process started (its
+    children whose command names Spark) is asked to end, then killed after 10 s."""
+    import signal
+    import time
+
+    mine = [pid for pid in _children(os.getpid()) if b"spark" in _command_line(pid)]
+    for pid in mine:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in mine) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in filter(_alive, mine):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = stat.read_text()
+            if int(text[text.rindex(")") + 2:].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie this process has yet to reap (reaped here if so)."""
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return text[text.rindex(")") + 2:].split()[0] != "Z"
 
 
 def _why_it_failed(err: Exception, jvm_output) -> str:
