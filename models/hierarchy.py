@@ -42,6 +42,21 @@ corrected value to the same interval). What the whole report shares (tau, s0, th
 spreads, the points where the lines were linearised) is estimated once with every point: through
 it a point's value reaches its own interval only weakly.
 
+The left-out point's line is fitted with one more thing the series shares: its shape, log(per
+KB / fixed) (minus the log of the size, in KB, at which the cost per KB adds up to the fixed
+cost). A machine's speed
+scales both parts alike, so the runs of one test in other configurations, T-shirts and replica
+counts of the same product, version, persistence and platform (its kind) say what the shape
+is (across platforms it differs: ACE 11's Windows containers cost little at 2 KB on one
+core). The prior of a series' shape is its kind's other shapes, each weighted by how sure its
+own costs make it, with the spread of the shapes about their kind's, estimated by restricted
+likelihood over the report (`ReportModel.shape_prior`). Two or three sizes leave a line's
+slope unsure, and an end extrapolated from them carried that several times over (ACE 13's
+JSON Parse Small at 2 KB, from 20 KB to 2 MB: an interval of seven orders of magnitude; now
+40 % wide). A series whose costs lie off its line more than its test scatters is that much
+less sure of its shape; a prior looser than MAX_SHAPE_PRIOR_SD (the kind's shapes disagree) is
+not used.
+
 The algebra keeps C = G^-1 + Z'QZ (Henderson's equations with the lines absorbed) as its blocks:
 the effects of one level (a test's sizes, a configuration's) couple only within the level and
 with the other factor's, so the factor with more columns is eliminated level by level and only
@@ -78,6 +93,16 @@ REBUILT_TESTS = 64
 LINE_ITERATIONS = 200
 # The memory a report's model may keep of its tests' sums at the spread grids (`ReportModel.summed`).
 SUMMED_BYTES = 256 * 2 ** 20
+# The grid (log variance, a tenth apart) of the spread of the series' shapes about their test's
+# (`ReportModel._shape_spread`): the same range as the other variances.
+SHAPE_STEP = 0.1
+# A shape's prior looser than this (log SD: the ratio of cost per KB to fixed cost known within
+# a factor 1.65) is not used. It cannot place an end, and a Gaussian in the log of a ratio whose
+# fixed part the other sizes cannot see (an end below them) pulls that part towards zero where
+# the log is steep: the linearised interval about such a mode is far too narrow (a lab's test
+# whose other server carried a cost off its curve, its shapes 3 apart: 2.54 ms +- 7 % predicted
+# where its own sizes say 3.87 +- 25 % and 3.90 was measured).
+MAX_SHAPE_PRIOR_SD = 0.5
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,8 @@ class Member:
     sizes: tuple[float, ...]      # bytes, ascending; a size twice where it has two costs
     log_costs: tuple[float, ...]
     theta: tuple[float, float]    # its own line (fixed ms, ms per KB) of all its points: the start
+    kin: tuple = ()               # what else its line's shape is shared with besides its test
+                                  # (product, version, persistence, platform: `ReportModel.shape_prior`)
 
 
 def _line(theta: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -96,6 +123,24 @@ def _line(theta: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     at their sizes (n, k)."""
     f = np.maximum(theta[:, :1] + theta[:, 1:2] * kb, 1e-300)
     return np.log(f), np.stack([1.0 / f, kb / f], axis=-1)
+
+
+def _nonnegative(theta: np.ndarray) -> np.ndarray:
+    return np.maximum(theta, 0.0)
+
+
+def _halved_step(evaluate, value: float, point: np.ndarray, step: np.ndarray, project=None):
+    """The first of point + step, + step / 2, + step / 4 ... (each ``project``ed) whose
+    ``evaluate(...)[0]`` is no more than ``value``, or the last tried: (it, its evaluation)."""
+    length = 1.0
+    while True:
+        candidate = point + length * step
+        if project is not None:
+            candidate = project(candidate)
+        found = evaluate(candidate)
+        if found[0] <= value or length < 1e-12:
+            return candidate, found
+        length *= 0.5
 
 
 def _fit_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.ndarray | None = None
@@ -133,13 +178,7 @@ def _fit_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.
             step = np.array([0.0, -g1 / h11])
         else:
             break
-        length = 1.0
-        while True:
-            candidate = np.maximum(theta + length * step, 0.0)
-            new_value, new_r, new_f = evaluate(candidate)
-            if new_value <= value or length < 1e-12:
-                break
-            length *= 0.5
+        candidate, (new_value, new_r, new_f) = _halved_step(evaluate, value, theta, step, _nonnegative)
         if not new_value <= value:
             break
         moved = float(np.max(np.abs(candidate - theta)))
@@ -148,6 +187,44 @@ def _fit_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.
         if moved <= 1e-13 * float(np.max(theta)) or decrease <= 1e-16 * value:
             break
     return theta
+
+
+def _shape(theta: np.ndarray) -> float | None:
+    """A line's shape: log(per_kb / fixed), minus the log of the size (KB) at which its cost per
+    KB adds up to its fixed cost; None for a line at a bound (flat or proportional)."""
+    fixed, per_kb = float(theta[0]), float(theta[1])
+    return math.log(per_kb / fixed) if fixed > 0 and per_kb > 0 else None
+
+
+def _fit_shaped_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.ndarray,
+                     centre: float, variance: float) -> np.ndarray:
+    """The line (fixed, per_kb, both > 0) that minimises |whiten (target - log(fixed + per_kb kb))|^2
+    + (log(per_kb / fixed) - centre)^2 / variance: the fit of `_fit_line` with the shape's prior
+    (`ReportModel.shape_prior`) as one more observation. Gauss-Newton in the logs of both
+    parameters (the prior keeps them off the bounds), the step halved until it descends."""
+    scale = float(np.max(start)) if np.max(start) > 0 else float(np.exp(np.median(target)))
+    p = np.log(np.maximum(np.asarray(start, dtype=float), 1e-6 * scale))
+    root = math.sqrt(variance)
+
+    def evaluate(q):
+        f = math.exp(q[0]) + math.exp(q[1]) * kb
+        r = np.append(whiten @ (target - np.log(f)), (q[1] - q[0] - centre) / root)
+        return 0.5 * float(r @ r), r, f
+
+    value, r, f = evaluate(p)
+    for _iteration in range(LINE_ITERATIONS):
+        jf = np.stack([math.exp(p[0]) / f, math.exp(p[1]) * kb / f], axis=1)  # d log f / d log theta
+        jac = np.vstack([-(whiten @ jf), np.array([-1.0, 1.0]) / root])
+        step = np.linalg.lstsq(jac, -r, rcond=None)[0]
+        candidate, (new_value, new_r, new_f) = _halved_step(evaluate, value, p, step)
+        if not new_value <= value:
+            break
+        moved = float(np.max(np.abs(candidate - p)))
+        p, decrease = candidate, value - new_value
+        value, r, f = new_value, new_r, new_f
+        if moved <= 1e-12 or decrease <= 1e-16 * value:
+            break
+    return np.exp(p)
 
 
 def _scatter(size: int, index: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -551,7 +628,99 @@ class ReportModel:
         self.var, self.parts, self.prior_variances, self.inverse, _b = self._state(phi)
         self.p_diag, self.p_r = self._projections(self.parts, self.inverse)
         self._blocks = {}
+        self._fit_shapes()
         return self
+
+    def _fit_shapes(self) -> None:
+        """Each member's shape (`_shape` of its line at the mode) and that shape's variance from
+        its own costs, and how far the shapes of one kind's series spread about their kind's
+        (see `shape_prior`)."""
+        lay = self.layout
+        noise = self._noise(self.var)
+        effects = np.einsum("nkd,nd->nk", lay.z, np.where(lay.loc >= 0, self.inverse.u[lay.b_index], 0.0))
+        self.shapes = np.full(lay.n, np.nan)
+        self.shape_variances = np.full(lay.n, np.nan)
+        for i in range(lay.n):
+            shape = _shape(self.theta[i])
+            if shape is None:
+                continue
+            k = lay.mask[i]
+            jac = self.jac[i][k]
+            info = jac.T @ (jac / noise[i][k][:, None])
+            gradient = np.array([-1.0 / self.theta[i, 0], 1.0 / self.theta[i, 1]])
+            try:
+                variance = float(gradient @ np.linalg.solve(info, gradient))
+            except np.linalg.LinAlgError:
+                continue
+            # a series whose costs lie further off its line than its test scatters (a cost off
+            # its curve, an odd run) is less sure of its shape by as much: its test-mates do not
+            # inherit the tilt
+            left = (self.residual[i] - effects[i])[k]
+            if len(left) > 2:
+                variance *= max(1.0, float(left @ left / (len(left) - 2)) / float(np.mean(noise[i][k])))
+            if math.isfinite(variance) and variance > 0:
+                self.shapes[i], self.shape_variances[i] = shape, variance
+        kinds = [(m.test, m.kin) for m in self.members]
+        number = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
+        self.kind_of = np.array([number[kind] for kind in kinds], dtype=int)
+        self.shape_spread = self._shape_spread()
+        self._weigh_shapes()
+
+    def _weigh_shapes(self) -> None:
+        """Each shape's weight at the spread, and each kind's sums of weights and weighted shapes
+        (a member's prior takes its own out of them: a kind of thousands costs no more)."""
+        self._kind_sums = None
+        if self.shape_spread is None:
+            return
+        known = np.isfinite(self.shapes)
+        w = np.where(known, 1.0 / (self.shape_spread + np.where(known, self.shape_variances, 1.0)), 0.0)
+        kinds = int(self.kind_of.max()) + 1
+        self._kind_sums = (_scatter(kinds, self.kind_of, w),
+                           _scatter(kinds, self.kind_of, w * np.where(known, self.shapes, 0.0)))
+        self._shape_weights = w
+
+    def _shape_spread(self) -> float | None:
+        """The variance of the series' shapes about their kind's, beyond what their own costs
+        leave unsure: maximising the restricted likelihood of the shapes (each kind's mean
+        integrated out) over a grid of log variances; None where no kind has two shapes."""
+        known = np.flatnonzero(np.isfinite(self.shapes))
+        counts = np.bincount(self.kind_of[known], minlength=int(self.kind_of.max()) + 1)
+        shared = known[counts[self.kind_of[known]] >= 2]
+        if not len(shared):
+            return None
+        shared = shared[np.argsort(self.kind_of[shared], kind="stable")]  # kind by kind
+        starts = np.flatnonzero(np.diff(self.kind_of[shared], prepend=-1))
+        shapes, variances = self.shapes[shared], self.shape_variances[shared]
+        low, high = LOG_VARIANCE_BOUNDS
+        grid = np.arange(low, high + SHAPE_STEP / 2, SHAPE_STEP)
+        v = np.exp(grid)[:, None] + variances[None, :]          # (grid, shapes)
+        w = 1.0 / v
+        total = np.add.reduceat(w, starts, axis=1)             # (grid, kinds)
+        mean = np.add.reduceat(w * shapes, starts, axis=1) / total
+        kind_of_shape = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(shared))))
+        value = (np.log(v).sum(axis=1) + np.log(total).sum(axis=1)
+                 + (w * (shapes[None, :] - mean[:, kind_of_shape]) ** 2).sum(axis=1))
+        return float(np.exp(grid[int(np.argmin(value))]))
+
+    def shape_prior(self, i: int) -> tuple[float, float] | None:
+        """What member i's line's shape is expected to be before its own costs are seen: the
+        shapes of the other series of its kind (its test, of the same product, version,
+        persistence and platform: in other configurations, T-shirts, replicas), each weighted by
+        how sure it is, with the kind's spread: (mean, variance), or None where its kind has no
+        other shape. A series' fixed cost scales with the machine and so does its cost per KB:
+        their ratio is what the runs of one test share (two or three sizes leave a line's slope
+        unsure, and an extrapolation from them carries that several times over)."""
+        if self._kind_sums is None:
+            return None
+        k = self.kind_of[i]
+        weight, weighted = float(self._kind_sums[0][k]), float(self._kind_sums[1][k])
+        if np.isfinite(self.shapes[i]):
+            weight -= float(self._shape_weights[i])
+            weighted -= float(self._shape_weights[i] * self.shapes[i])
+        if weight <= 1e-12 * float(self._kind_sums[0][k]) or weight <= 0:
+            return None
+        variance = self.shape_spread + 1.0 / weight
+        return (weighted / weight, variance) if variance <= MAX_SHAPE_PRIOR_SD ** 2 else None
 
     def _refit(self, theta: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Each series' line fitted again to its costs less the effects' mode (bounded least squares
@@ -676,7 +845,9 @@ class ReportModel:
         target = y - z @ mean
         kb = x / KIB
         whiten = np.linalg.inv(chol)  # (scipy's solve_triangular cost milliseconds a call here)
-        theta = _fit_line(kb, target, self.theta[i], whiten)
+        shape = self.shape_prior(i)
+        theta = (_fit_line(kb, target, self.theta[i], whiten) if shape is None
+                 else _fit_shaped_line(kb, target, self.theta[i], whiten, *shape))
         log_f, jac = _line(theta[None, :], kb[None, :])
         log_f, jac = log_f[0], jac[0]
         # the joint posterior of (line, effects): information form, then the quadratic at the size
@@ -685,6 +856,9 @@ class ReportModel:
         w = 1.0 / v
         info = np.zeros((2 + d, 2 + d))
         info[:2, :2] = jac.T @ (w[:, None] * jac)
+        if shape is not None:  # the shape's prior, linearised at the line
+            gradient = np.array([-1.0 / theta[0], 1.0 / theta[1]])
+            info[:2, :2] += np.outer(gradient, gradient) / shape[1]
         info[:2, 2:] = jac.T @ (w[:, None] * z)
         info[2:, :2] = info[:2, 2:].T
         info[2:, 2:] = prior_precision + z.T @ (w[:, None] * z)

@@ -36,6 +36,8 @@ from .hierarchy import Member, ReportModel
 from .spec import BASE, LEVELS, MODELS, POOL_OUTLIER, POWER
 
 CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores")
+# Besides its test, what a series' line shares its shape (cost per KB / fixed cost) with.
+KIN_KEYS = ("product", "product_version", "persistent", "platform")
 # A series' predictive distribution is calibrated on the errors of the other series of its
 # report, left out in at most this many folds (series i in fold i mod CALIBRATION_FOLDS): one
 # series' errors never calibrate its own intervals, and a report of thousands of series costs
@@ -170,13 +172,13 @@ def _member(s, fits: dict[str, Fit]) -> Member:
     distinct points and its own line."""
     x, y = distinct_points([p.size for p in s.usable], [p.cost for p in s.usable])
     return Member(s.key["scenario"], tuple(s.key[k] for k in CONFIG_KEYS), tuple(x.tolist()),
-                  tuple(np.log(y).tolist()), fits[BASE].theta)
+                  tuple(np.log(y).tolist()), fits[BASE].theta, tuple(s.key[k] for k in KIN_KEYS))
 
 
 def _report_model(members: list[Member]) -> ReportModel:
     """The report's mixed model fitted to ``members``, or the one fitted before to the same
     members in the same order (the same tests, configurations and points)."""
-    key = _digest([(m.test, m.config, m.sizes, m.log_costs, m.theta) for m in members])
+    key = _digest([(m.test, m.config, m.sizes, m.log_costs, m.theta, m.kin) for m in members])
     return _REPORTS.get(key, lambda: ReportModel(members).fit())
 
 

@@ -35,8 +35,9 @@ LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in mo
 DEFAULT_UTILISATION = 0.8
 POOR_ACCURACY_PCT = 20.0
 # A 90 % interval whose upper limit is more than this many times its lower one says nothing a
-# planner can use (ACE 13's JSON Parse, whose 2 MB cost jumps 280-fold from 200 KB, spans
-# seven orders of magnitude at 2 KB): the answer says so beside the numbers.
+# planner can use (ACE 13's MQ Routing Cache, one T-shirt whose costs scatter, spans 12.5-fold
+# at 2 KB; JSON Parse, whose 2 MB cost jumps 280-fold from 200 KB, spanned seven orders of
+# magnitude there before its line shared its T-shirts' shape): the answer says so beside the numbers.
 UNINFORMATIVE_RATIO = 10.0
 # A platform of a report with error findings on the costs or rates of more than this share of
 # its rows has a systematic problem: its series are refused even where their own points

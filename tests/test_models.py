@@ -464,6 +464,88 @@ def test_lone_tests_do_not_drag_the_report_s_spread_to_zero():
                 assert abs(y - mean) < 4 * math.sqrt(variance) and math.sqrt(variance) > 0.002
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.floats(-5.0, 0.0), st.floats(1e-4, 1.0)), min_size=2, max_size=30),
+       st.floats(-12.0, 2.0))
+def test_a_shape_prior_is_its_kind_s_other_shapes(rows, log_spread):
+    """`ReportModel.shape_prior`: the weighted mean of the other shapes of the member's kind
+    (weights 1 / (spread + own variance)) and the spread plus that mean's variance (None where
+    that is looser than MAX_SHAPE_PRIOR_SD); the
+    spread maximises the shapes' restricted likelihood (each kind's mean integrated out), as a
+    loop over the kinds computes it."""
+    from models.hierarchy import LOG_VARIANCE_BOUNDS, MAX_SHAPE_PRIOR_SD, SHAPE_STEP, ReportModel
+
+    model = ReportModel.__new__(ReportModel)
+    model.kind_of = np.array([kind for kind, _shape, _v in rows])
+    model.shapes = np.array([shape for _k, shape, _v in rows])
+    model.shape_variances = np.array([variance for _k, _s, variance in rows])
+    model.shapes[::7] = np.nan  # a line at a bound has no shape
+    known = np.isfinite(model.shapes)
+    grid = np.arange(LOG_VARIANCE_BOUNDS[0], LOG_VARIANCE_BOUNDS[1] + SHAPE_STEP / 2, SHAPE_STEP)
+    value = np.zeros(len(grid))
+    kinds = [np.flatnonzero((model.kind_of == k) & known) for k in range(4)]
+    for members in (m for m in kinds if len(m) >= 2):
+        for g, log_spread_g in enumerate(grid):
+            v = math.exp(log_spread_g) + model.shape_variances[members]
+            w = 1 / v
+            mean = float(w @ model.shapes[members]) / float(w.sum())
+            value[g] += float(np.log(v).sum() + math.log(w.sum()) + w @ (model.shapes[members] - mean) ** 2)
+    spread = model._shape_spread()
+    if not any(len(m) >= 2 for m in kinds):
+        assert spread is None
+        return
+    chosen = int(np.argmin(np.abs(grid - math.log(spread))))
+    assert math.log(spread) == pytest.approx(grid[chosen], abs=1e-9)  # a point of the grid ...
+    assert value[chosen] <= value.min() + 1e-9 * (1 + abs(value.min()))  # ... where the loop's least is
+    # the prior at a given spread
+    model.shape_spread = math.exp(log_spread)
+    model._weigh_shapes()
+    for i in range(len(rows)):
+        others = [j for j in kinds[model.kind_of[i]] if j != i]
+        prior = model.shape_prior(i)
+        if not others:
+            assert prior is None
+            continue
+        weights = 1 / (model.shape_spread + model.shape_variances[others])
+        loose = model.shape_spread + 1 / weights.sum() - MAX_SHAPE_PRIOR_SD ** 2
+        if abs(loose) < 1e-9:  # at the limit itself either reading holds
+            continue
+        if loose > 0:
+            assert prior is None  # too loose to be used
+            continue
+        assert prior[0] == pytest.approx(float(weights @ model.shapes[others]) / weights.sum(), rel=1e-6, abs=1e-9)
+        assert prior[1] == pytest.approx(model.shape_spread + 1 / weights.sum(), rel=1e-6)
+
+
+def test_a_shape_its_test_mates_do_not_agree_on_is_not_borrowed():
+    """A generated lab file (bench_generated, seed 23, #784): CSV to XML on an 8-core server at
+    1-4 KB, its 4 KB a cost off its curve, and on a 16-core server at 200 KB-2 MB. The shapes
+    of the two lie 3 apart (the odd one's own scatter makes it unsure, and the kind's spread
+    comes out large): a prior that loose is not used, and 200 KB is predicted by the 16-core
+    series' own 1 MB and 2 MB - 3.87 ms against 3.90 measured. Borrowed, it pulled the fixed
+    cost the two sizes cannot see towards zero: 2.57 ms +- 10 %, the measurement 4 SDs out."""
+    from models.hierarchy import Member, ReportModel
+
+    rows = {("CSV to XML", "8 cores"): [(1024, 1.3214), (2048, 1.3338), (4096, 1.7534)],
+            ("CSV to XML", "16 cores"): [(204800, 3.898241), (1048576, 12.839588), (2097152, 23.990148)],
+            ("Large Message Filter", "16 cores"): [(2048, 2.109405), (4096, 2.225882), (10240, 2.57586),
+                                                   (20480, 3.21773), (65536, 5.951316), (102400, 8.216148)],
+            ("Large Message Filter", "12 cores"): [(20480, 3.16), (65536, 5.87), (102400, 8.04), (204800, 14.15),
+                                                   (1048576, 64.47), (2097152, 126.75)],
+            ("File Transfer", "4 cores"): [(4096, 2.54), (10240, 2.799), (20480, 3.285), (65536, 5.262),
+                                           (102400, 6.947)],
+            ("File Transfer", "12 cores"): [(20480, 3.78), (65536, 6.13), (102400, 7.97), (204800, 13.32)]}
+    members = []
+    for (test, config), points in rows.items():
+        x, y = np.array([p[0] for p in points], dtype=float), np.array([p[1] for p in points])
+        members.append(Member(test, (config,), tuple(x.tolist()), tuple(np.log(y).tolist()),
+                              fit_linear(x, y).theta, ("MQ", "9.4.0.5", False, "AIX lab")))
+    model = ReportModel(members).fit()
+    assert model.shape_prior(1) is None
+    mean, variance = model.predict(1, 204800.0)
+    assert abs(math.log(3.898241) - mean) < math.sqrt(variance)
+
+
 def test_a_lone_series_has_no_interval():
     from models.hierarchy import Member, ReportModel
 
@@ -529,7 +611,26 @@ def test_an_extrapolated_size_scatters_as_much_as_its_line_is_unsure_there():
                 width[place].append((high - low) / p.predicted)
     assert statistics.mean(outside["ends"]) <= 0.03  # one spread for all: 3.8 %
     assert statistics.mean(outside["interior"]) <= 0.03
-    assert statistics.median(width["interior"]) < 0.8 * statistics.median(width["ends"])  # were alike
+    assert statistics.median(width["interior"]) < statistics.median(width["ends"])  # were alike
+
+
+def test_an_end_is_predicted_with_the_shape_its_test_mates_share():
+    """A machine's speed scales a series' fixed cost and its cost per KB alike, so the other
+    configurations of its test say what its line's shape is: a left-out end predicted with that
+    shape misses by less than the series' own line of its other sizes (median 0.45 % against
+    0.63 % here; 0.60 % with each series' shape its own)."""
+    from models.tables import fit_all
+
+    model, own = [], []
+    for seed in range(6):
+        series = noisy_lines(np.random.default_rng(seed))
+        fit_all(series)
+        for s in series:
+            for lo in s.result.loso[BASE]:
+                if lo.position != "interior":
+                    model += [abs(math.log(obs / s.result.predictions[lo.size].predicted)) for obs in lo.observed]
+                    own += [abs(math.log(obs / lo.predicted)) for obs in lo.observed]
+    assert statistics.median(model) < 0.85 * statistics.median(own)
 
 
 def test_the_predictive_t_is_calibrated_on_scores_and_nests_its_levels():
@@ -945,9 +1046,11 @@ def test_a_configuration_or_platform_named_in_full_chooses_its_series_over_longe
 
 def test_size_at_a_measured_size_weighs_the_measurement_against_its_prediction(modelled, mcon):
     """At a measured size the answer is the measurement weighed against the size's prediction
-    by the other sizes, with that prediction's interval width. ACE 13's MQ Aggregation measured
-    100.60 ms at 2 MB (line 245), which its other sizes predict as 24.9 ms: the answer follows
-    the measurement, and its interval holds it."""
+    by the other sizes, with that prediction's interval width. ACE 13's MQ Aggregation Small
+    measured 100.60 ms at 2 MB (line 245), as its other T-shirts did (100.38, 106.86); its
+    other sizes, whose 200 KB (13.58 ms, line 242) lies far below theirs, predict 41.4 ms with
+    the shape and the bend at 2 MB its T-shirts share: the answer lies between, nearer the
+    measurement, and its interval holds the measurement and the other T-shirts' costs."""
     def answer_at(*query: str, size: str) -> dict:
         done = perfwh("size", *query, "--size", size, "--rate", "10", "--json", "--db", modelled)
         assert done.returncode == 0, done.stderr
@@ -970,7 +1073,9 @@ def test_size_at_a_measured_size_weighs_the_measurement_against_its_prediction(m
             math.log(upper / lower) * (1 - 1e-9)
         assert answer["basis"]["prediction"].startswith("at a measured size: the measurement there weighed")
     aggregation = answer_at("--scenario", "MQ Aggregation", "--config", "Small", size="2MB")
-    assert aggregation["cpu_ms_per_msg"] == pytest.approx(100.6, rel=0.1)
+    observed, predicted, _lower, _upper = printed_row(aggregation["series_id"], 2097152)
+    assert math.sqrt(observed * predicted) < aggregation["cpu_ms_per_msg"] < observed
+    assert aggregation["cpu_ms_per_msg_low"] < 100.38 < 106.86 < aggregation["cpu_ms_per_msg_high"]
     # at 200 KB it measured 13.58 ms against 29.7 predicted (a model_residual warning), in a test
     # scattering by 19 %: the answer lies between, and its interval holds both
     between = answer_at("--scenario", "MQ Aggregation", "--config", "Small", size="200KB")
@@ -1039,12 +1144,22 @@ def test_size_names_the_points_its_series_left_out(modelled):
     left = answer["basis"]["left_out"]
     assert [p["source_line"] for p in left] == [352, 353, 354]
     assert all(p["size_bytes"] == 2048 and "error" in p["excluded_reason"] for p in left)
-    # at 2 KB its other sizes (200 KB 22.72 ms, then 2 MB 6411.70 ms) say nothing: the answer is
-    # the measurement, and the interval of seven orders of magnitude is called what it is
+    # at 2 KB its own other sizes (20 KB 5.08 ms, 200 KB 22.72 ms, 2 MB 6411.70 ms) leave its
+    # fixed cost unsure (their line alone: 1.01 ms, an interval of seven orders of magnitude);
+    # with the shape its Medium and Large T-shirts share, they predict 3.32 ms: the answer weighs
+    # the measurement 3.61 against that, with an interval a planner can use
     done = perfwh("size", "--scenario", "JSON Parse", "--config", "Small", "--size", "2KB",
                   "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
     answer = json.loads(done.stdout)
-    assert answer["cpu_ms_per_msg"] == pytest.approx(3.61, rel=1e-3)
+    assert 3.3 < answer["cpu_ms_per_msg"] < 3.61
+    assert answer["cpu_ms_per_msg_low"] < 3.61 < answer["cpu_ms_per_msg_high"] < 2 * answer["cpu_ms_per_msg_low"]
+    assert not [w for w in answer["warnings"] if w.startswith("the 90 % interval spans")]
+    # MQ Routing Cache has one T-shirt (no shape to share) whose costs scatter: at 2 KB its
+    # interval spans more than tenfold, and the answer calls it what it is
+    done = perfwh("size", "--scenario", "MQ Routing Cache", "--config", "Large", "--size", "2KB",
+                  "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
+    answer = json.loads(done.stdout)
+    assert answer["cpu_ms_per_msg_high"] > 10 * answer["cpu_ms_per_msg_low"]
     assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 2 KB" in w
                for w in answer["warnings"])
 
