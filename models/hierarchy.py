@@ -196,6 +196,11 @@ def _shape(theta: np.ndarray) -> float | None:
     return math.log(per_kb / fixed) if fixed > 0 and per_kb > 0 else None
 
 
+def _shape_gradient(theta: np.ndarray) -> np.ndarray:
+    """d _shape / d (fixed, per_kb)."""
+    return np.array([-1.0 / theta[0], 1.0 / theta[1]])
+
+
 def _fit_shaped_line(kb: np.ndarray, target: np.ndarray, start: np.ndarray, whiten: np.ndarray,
                      centre: float, variance: float) -> np.ndarray:
     """The line (fixed, per_kb, both > 0) that minimises |whiten (target - log(fixed + per_kb kb))|^2
@@ -637,7 +642,7 @@ class ReportModel:
         (see `shape_prior`)."""
         lay = self.layout
         noise = self._noise(self.var)
-        effects = np.einsum("nkd,nd->nk", lay.z, np.where(lay.loc >= 0, self.inverse.u[lay.b_index], 0.0))
+        effects = self._effects(self.inverse.u)
         self.shapes = np.full(lay.n, np.nan)
         self.shape_variances = np.full(lay.n, np.nan)
         for i in range(lay.n):
@@ -647,7 +652,7 @@ class ReportModel:
             k = lay.mask[i]
             jac = self.jac[i][k]
             info = jac.T @ (jac / noise[i][k][:, None])
-            gradient = np.array([-1.0 / self.theta[i, 0], 1.0 / self.theta[i, 1]])
+            gradient = _shape_gradient(self.theta[i])
             try:
                 variance = float(gradient @ np.linalg.solve(info, gradient))
             except np.linalg.LinAlgError:
@@ -722,11 +727,16 @@ class ReportModel:
         variance = self.shape_spread + 1.0 / weight
         return (weighted / weight, variance) if variance <= MAX_SHAPE_PRIOR_SD ** 2 else None
 
+    def _effects(self, u: np.ndarray) -> np.ndarray:
+        """The effects ``u`` summed at each series' costs (Z u, series x their points)."""
+        lay = self.layout
+        return np.einsum("nkd,nd->nk", lay.z, np.where(lay.loc >= 0, u[lay.b_index], 0.0))
+
     def _refit(self, theta: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Each series' line fitted again to its costs less the effects' mode (bounded least squares
         on the log scale, as `models.fit`)."""
         lay = self.layout
-        effects = np.einsum("nkd,nd->nk", lay.z, np.where(lay.loc >= 0, u[lay.b_index], 0.0))
+        effects = self._effects(u)
         out = theta.copy()
         for i in range(lay.n):
             k = lay.mask[i]
@@ -857,7 +867,7 @@ class ReportModel:
         info = np.zeros((2 + d, 2 + d))
         info[:2, :2] = jac.T @ (w[:, None] * jac)
         if shape is not None:  # the shape's prior, linearised at the line
-            gradient = np.array([-1.0 / theta[0], 1.0 / theta[1]])
+            gradient = _shape_gradient(theta)
             info[:2, :2] += np.outer(gradient, gradient) / shape[1]
         info[:2, 2:] = jac.T @ (w[:, None] * z)
         info[2:, :2] = info[:2, 2:].T
