@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .vocabulary import ACTING_CATEGORIES
+# The Unicode categories of characters that act instead of showing (controls such as escape and
+# line breaks, format characters such as direction overrides and zero-width spaces, the line
+# and paragraph separators): no name holds one, and no command prints one as it is.
+ACTING_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
 
 # ... and the surrogates a file name that is not valid UTF-8 decodes to (os.fsdecode), which no
 # stream can encode
@@ -45,3 +48,12 @@ def one_line(text: str) -> str:
     """``text`` as one printed line: `printable`, with its line breaks and tabs as \\n, \\r, \\t
     too (a file's name or a cell cannot start another line that looks like perfwh's own)."""
     return _LAYOUT.sub(lambda m: _LAYOUT_ESCAPES[m.group()], printable(text))
+
+
+class OneLineMessage(Exception):
+    """An error whose message prints as one line however it was put together: the file name,
+    cell or name it quotes may hold a line break (a file may be called "a\\nb.csv"), which would
+    otherwise start a line that looks like perfwh's own. Put first among an error's bases."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .printable import OneLineMessage
+
 
 @dataclass(frozen=True)
 class Line:
@@ -23,7 +25,7 @@ class Line:
     page: int | None = None
 
 
-class ParseError(ValueError):
+class ParseError(OneLineMessage, ValueError):
     """A report could not be read as its family. Names file, line and what was expected."""
 
     def __init__(self, message: str, line: int | None = None, source: str | None = None,

@@ -29,11 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .printable import ACTING_CATEGORIES
 from .reader import text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
-from .vocabulary import (ACTING_CATEGORIES, CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
+from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
                          METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
                          OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
                          TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, kind_synonyms,

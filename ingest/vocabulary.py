@@ -151,10 +151,6 @@ NON_PERSISTENT_WORDS = ("false", "no", "n", "0", "non-persistent", "non persiste
 # value is a slip or mischief, not a measurement (the reports stay far inside them: names of
 # at most 38 characters, 20 MB messages, 1.4M msgs/s, 17278.2 ms, 1000 subscribers).
 MAX_NAME_LENGTH = 200                # characters of a product, version, platform or scenario
-# The Unicode categories of characters that act instead of showing (controls such as escape and
-# line breaks, format characters such as direction overrides and zero-width spaces, the line
-# and paragraph separators): no name holds one, and no command prints one as it is.
-ACTING_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
 MAX_MESSAGE_BYTES = 1024 ** 3        # 1 GiB
 MAX_COUNT = 1_000_000                # server cores, replicas, a concurrency count
 MAX_RATE = 1e9                       # msgs/s: no integration server handles a billion a second

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .common import AliasMap, ensure_tables, next_nonblank, require_signature, table_rows
+from .common import AliasMap, ensure_tables, require_signature, table_rows
 from .prose import COUNT, Wording, count_value, find, number, sentences, statement
 from .records import (Claim, Line, Observation, ParsedReport, ParseError, Quantity, Scenario,
                       SourceTable)

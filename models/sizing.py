@@ -28,6 +28,8 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.printable import OneLineMessage
+
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
 from .spec import NARROW_LEVEL, WIDE_LEVEL
 
@@ -45,7 +47,7 @@ UNINFORMATIVE_RATIO = 10.0
 SYSTEMATIC_SHARE = 0.25
 
 
-class SizingError(RuntimeError):
+class SizingError(OneLineMessage, RuntimeError):
     """The question cannot be asked of this warehouse (bad size, no model tables ...).
     ``status``: 2 for bad input, 1 for a warehouse without models."""
 

@@ -552,6 +552,36 @@ def test_a_name_holding_a_control_character_is_refused_and_printed_escaped(built
     assert not any(line.startswith("FAKE.csv") for line in done.stdout.splitlines())
 
 
+def test_an_error_naming_a_file_with_a_line_break_stays_one_line(broken, built_warehouse, hostile, capsys):
+    """A file, warehouse or manifest whose name holds a line break is named with it as \\n in
+    the error (and in the notes and summaries): one line, which no name can split into a
+    second that looks like perfwh's own."""
+    t = broken["tmp"]
+    named = t / "two\nlines.csv"
+    shutil.copyfile(t / "binary.csv", named)
+    shutil.copyfile(built_warehouse, t / "copy.duckdb")
+    escaped = lambda path: str(path).replace("\n", "\\n")  # noqa: E731
+    cases = [
+        (["check", named, "--db", built_warehouse], named),
+        (["add", named, "--db", t / "copy.duckdb", "--sources", hostile["sources"], "--no-wait"], named),
+        (["check", t / "no\nsuch.csv", "--db", built_warehouse], t / "no\nsuch.csv"),
+        (["check", hostile["path"], "--db", t / "no\nsuch.duckdb"], t / "no\nsuch.duckdb"),
+        (["check", hostile["path"], "--db", built_warehouse, "--sources", t / "no\nsuch.yml"], t / "no\nsuch.yml"),
+        (["size", "--scenario", "x", "--size", "1KB", "--rate", "1", "--db", t / "no\nsuch.duckdb"],
+         t / "no\nsuch.duckdb"),
+    ]
+    for args, path in cases:
+        status, _out, err = in_process(capsys, *args)
+        assert status == 2, (args, err)
+        assert escaped(path) in one_line(err), err
+    done = run_cli("sql", "SELECT 1", "--db", t / "no\nsuch.duckdb")
+    assert done.returncode == 2 and escaped(t / "no\nsuch.duckdb") in one_line(done.stderr)
+    out = t / "findings\nFAKE.csv:9: error x"
+    status, _out, err = in_process(capsys, "check", hostile["path"], "--db", built_warehouse, "--out", out)
+    assert status in (0, 1) and out.is_file()
+    assert f"written to {escaped(out)}" in err and all(line.startswith("perfwh check: ") for line in err.splitlines())
+
+
 def test_what_perfwh_prints_from_a_file_shows_its_control_characters_as_escapes(built_warehouse, tmp_path):
     """A file name (or a warehouse's string) with an escape prints it as \\u001b, in text and
     in JSON, which reads it back as the same character."""

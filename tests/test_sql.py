@@ -7,8 +7,13 @@ import signal
 import subprocess
 import sys
 import time
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perfwh.core.paths import PROJECT_ROOT
+from perfwh.core.values import dumps
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 SLOW = "SELECT count(*) FROM range(200000) a, range(100000) b WHERE (a.range * b.range) % 7 = 3"
@@ -48,6 +53,37 @@ def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_
                                         "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02",
                                         "n": table[8], "ns": "2024-01-02 03:04:05.123456789"}]
     assert table[0] == "3 days" and table[1].startswith("2020-01-01")
+
+
+def test_json_keeps_every_digit_of_a_decimal(built_warehouse):
+    """A DECIMAL (a cast, a sum of decimals) comes out with every digit it holds, where a float
+    would round it past its 17th significant digit; trailing zeros of its scale aside."""
+    done = sql(built_warehouse, "--json", "SELECT CAST('0.12345678901234567891' AS DECIMAL(38, 20)) AS d, "
+                                          "1362.3::DECIMAL(38, 10) AS e, [5::DECIMAL(10, 3)] AS l, "
+                                          "CAST('-123456789012345678901234567.5' AS DECIMAL(38, 1)) AS big")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout, parse_float=Decimal) == [{
+        "d": Decimal("0.12345678901234567891"), "e": Decimal("1362.3"), "l": [Decimal("5.0")],
+        "big": Decimal("-123456789012345678901234567.5")}]
+    assert '"e": 1362.3,' in done.stdout
+
+
+_JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(_JSON_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20),
+       st.sampled_from([None, 1, 2]))
+def test_json_is_laid_out_as_the_standard_library_lays_it_out(value, indent):
+    assert dumps(value, indent=indent) == json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False))
+def test_a_decimal_is_written_as_the_number_it_is(value):
+    text = dumps([value])
+    assert Decimal(json.loads(text, parse_float=str, parse_int=str)[0]) == value
+    assert "e" not in text.lower()
 
 
 def test_a_query_may_end_with_a_semicolon_and_a_comment(built_warehouse):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ingest.printable import one_line
 from perfwh.publish.notebooks import KERNEL, OUT_DIR  # light: nbclient is imported on use
 
 from .common import add_db, warehouse_to_read, whole_number
@@ -37,7 +38,7 @@ def _notebooks(args) -> int:
         return 1
     for r in runs:
         print(f"perfwh notebooks: {r.path.name}: {r.cells} cells, {r.charts} charts, {r.seconds:.1f} s")
-    print(f"perfwh notebooks: wrote {len(runs)} executed notebooks to {args.out}")
+    print(f"perfwh notebooks: wrote {len(runs)} executed notebooks to {one_line(str(args.out))}")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ingest.printable import one_line
 from perfwh.core.progress import live_status
 from perfwh.core.values import counted
 
@@ -86,7 +87,7 @@ def _check(args) -> int:
                         fit_limit=args.fit_limit, given=given_facts(args)) as (result, con):
             live.end()
             for note in result.notes:
-                print(f"perfwh check: note: {args.path}: {note}", file=sys.stderr)
+                print(f"perfwh check: note: {one_line(str(args.path))}: {note}", file=sys.stderr)
             _report(args, result, con)
     except SubmissionError as err:
         print(f"perfwh check: {err.verb}: {err}", file=sys.stderr)
@@ -110,7 +111,7 @@ def _report(args, result, con) -> None:
         with atomic_writer(args.out) as handle:
             _write_findings(own_findings(con, result), handle, args.json)
         _summary(result, sys.stdout)
-        print(f"perfwh check: {counted(total, 'finding')} written to {args.out}", file=sys.stderr)
+        print(f"perfwh check: {counted(total, 'finding')} written to {one_line(str(args.out))}", file=sys.stderr)
     elif args.json:
         _write_findings(own_findings(con, result), sys.stdout, True)
     elif total > MANY_FINDINGS:
@@ -181,7 +182,7 @@ def _add(args) -> int:
         print(f"perfwh add: {err}", file=sys.stderr)
         return EXIT_ERRORS
     for note in result.notes:
-        print(f"perfwh add: note: {args.path}: {note}", file=sys.stderr)
+        print(f"perfwh add: note: {one_line(str(args.path))}: {note}", file=sys.stderr)
     print(result.message())
     return EXIT_CLEAN
 

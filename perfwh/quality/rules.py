@@ -36,6 +36,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.printable import OneLineMessage
 from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import RULES_DIR
 from perfwh.warehouse.db import insert_rows, out_of_memory, placeholders, run, single_threaded
@@ -75,7 +76,7 @@ _HEADER = re.compile(r"^--\s*(?P<key>severity|relation|compares|repair|summary|r
 HEADER_KEYS = ("severity", "relation", "compares", "repair", "summary", "reason")
 
 
-class RuleError(ValueError):
+class RuleError(OneLineMessage, ValueError):
     """A rule file that cannot be used; names the file."""
 
 

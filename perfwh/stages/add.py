@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.printable import one_line
 from perfwh.core.files import remove_database_wal
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
@@ -49,22 +50,22 @@ class AddResult:
     notes: list[str]
 
     def message(self) -> str:
-        text = f"added {self.target} ({counted(self.rows, 'row')}"
+        text = f"added {one_line(str(self.target))} ({counted(self.rows, 'row')}"
         if self.waived:
             text += f", {counted(self.waived, 'waived finding')}"
         text += "); sources.yml, the warehouse, its findings and its models updated"
         if self.revision_of:
-            text += f"; {self.revision_of} is retired (kept in data/raw, no longer in the facts)"
+            text += f"; {one_line(self.revision_of)} is retired (kept in data/raw, no longer in the facts)"
         return text + ". The notebooks and the site are now stale: run `make` to rebuild them."
 
 
 def _refuse_name(path: Path) -> None:
     name = path.name
     if name.startswith("."):
-        raise AddError(f"{path}: a file name starting with '.' is not filed (such names are "
+        raise AddError(f"{one_line(str(path))}: a file name starting with '.' is not filed (such names are "
                        "reserved for perfwh's temporary files); rename it", status=1)
     if name in ("sources.yml",):
-        raise AddError(f"{path}: that name is the manifest's; rename the file", status=1)
+        raise AddError(f"{one_line(str(path))}: that name is the manifest's; rename the file", status=1)
 
 
 def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
@@ -78,7 +79,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
     patterns = {key: reason for key, reason in waivers.items() if is_waiver_pattern(key)}
     unnamed = sorted(key for key in waivers if key not in patterns and re.search(r"[*?\[]", key))
     if unnamed:
-        raise AddError(f"the waiver pattern {unnamed[0]} names no rule: a pattern waives findings of "
+        raise AddError(f"the waiver pattern {one_line(unnamed[0])} names no rule: a pattern waives findings of "
                        "one rule, written RULE@... (e.g. cross_table_consistency@*)", status=2)
     waivers = {key: reason for key, reason in waivers.items() if key not in patterns}
     with writing(warehouse, "add", wait=wait, also=(raw_dir, raw_dir / SUBMISSIONS)) as transaction:
@@ -94,7 +95,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
             # after the check, which names what is wrong with the file itself first
             _require_in_step(warehouse, sources_file)
             if target.exists():
-                raise AddError(f"{target} already exists; give the submission a name of its own")
+                raise AddError(f"{one_line(str(target))} already exists; give the submission a name of its own")
             matched = _matching(result, patterns, waivers)
             # recorded as a build reads them from the entry: the rules never read waivers, the
             # filed findings and the refit after them do
@@ -130,11 +131,11 @@ def _require_in_step(warehouse: Path, sources_file: Path) -> None:
     - `--db` a copy, the project's sources.yml by default - would record the source in one and
     not the other, and neither would say so until a later add tripped over the name."""
     if manifest_in_step(warehouse, sources_file) is False:
-        raise AddError(f"{sources_file} is not the manifest {warehouse} holds: the warehouse was built from, "
+        raise AddError(f"{one_line(str(sources_file))} is not the manifest {one_line(str(warehouse))} holds: the warehouse was built from, "
                        "or last filed into, another sources.yml (or this one changed since), so filing would "
                        "record the submission in one and not the other. Give the manifest of the warehouse's "
                        f"raw layer with --sources, or rebuild the warehouse from this one (`make`, or `perfwh "
-                       f"build --out {warehouse}`)", status=2)
+                       f"build --out {one_line(str(warehouse))}`)", status=2)
 
 
 # A waiver id with a wildcard after its rule's name (cross_table_consistency@*, a lab's re-run
@@ -167,12 +168,12 @@ def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
     ids = {finding_id(f) for f in result.findings}
     unknown = sorted(set(waivers) - ids)
     if unknown:
-        raise AddError("no finding has the id " + ", ".join(unknown)
+        raise AddError("no finding has the id " + ", ".join(map(one_line, unknown))
                        + " (ids are rule@line:metric; see perfwh check --json)", status=2)
     blocking = [f for f in result.errors if finding_id(f) not in waivers]
     if blocking:
         listing = "\n".join(f"  [{finding_id(f)}] {format_line(f)}" for f in blocking)
-        raise AddError(f"refused: {len(blocking)} unwaived error(s) in {path}:\n{listing}\n"
+        raise AddError(f"refused: {len(blocking)} unwaived error(s) in {one_line(str(path))}:\n{listing}\n"
                        "Correct the submission, or waive each with --waive ID --reason TEXT (every "
                        "finding of one rule with --waive 'RULE@*').")
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import duckdb
 
 from ingest import families, submission
-from ingest.printable import one_line
+from ingest.printable import OneLineMessage, one_line
 from ingest.reader import read_lines
 from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
@@ -56,7 +56,7 @@ from .models import fit_warehouse
 CSV, REPORT = "csv", "report"
 
 
-class SubmissionError(RuntimeError):
+class SubmissionError(OneLineMessage, RuntimeError):
     """The submission could not be read (status 2), or may not be filed as it is (status 1:
     a copy of a filed source, a name that is taken or too long to file). ``verb`` says which
     to the user."""

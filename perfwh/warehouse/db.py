@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.printable import one_line
 from perfwh.core.paths import NotAWarehouse
 
 # What DuckDB may hold in memory while a stage builds a warehouse and runs the rules on it
@@ -63,27 +64,28 @@ def manifest_in_step(db: Path, sources_file: Path) -> bool | None:
 def require_warehouse(path: Path) -> Path:
     """``path`` if it is a warehouse built by `perfwh build`, else NotAWarehouse saying why."""
     path = Path(path)
+    shown = one_line(str(path))  # a name holding a line break cannot split the message
     if not path.exists():
-        raise NotAWarehouse(f"{path}: no warehouse there (--db must name an existing warehouse; "
+        raise NotAWarehouse(f"{shown}: no warehouse there (--db must name an existing warehouse; "
                             "run `make` or `perfwh build` to create one)")
     if path.is_dir():
-        raise NotAWarehouse(f"{path}: is a directory, not a DuckDB warehouse")
+        raise NotAWarehouse(f"{shown}: is a directory, not a DuckDB warehouse")
     try:
         with open(path, "rb") as handle:
             head = handle.read(16)
     except OSError as err:
-        raise NotAWarehouse(f"{path}: cannot be read ({err.strerror})") from None
+        raise NotAWarehouse(f"{shown}: cannot be read ({err.strerror})") from None
     if head[8:12] != b"DUCK":
-        raise NotAWarehouse(f"{path}: not a DuckDB database (--db must name a warehouse built "
+        raise NotAWarehouse(f"{shown}: not a DuckDB database (--db must name a warehouse built "
                             "by `perfwh build`)")
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as err:
-        raise NotAWarehouse(f"{path}: cannot be opened as a DuckDB database "
+        raise NotAWarehouse(f"{shown}: cannot be opened as a DuckDB database "
                             f"({str(err).splitlines()[0]})") from None
     try:
         if not has_relation(con, CONTRACT_VIEW):
-            raise NotAWarehouse(f"{path}: a DuckDB database, but not a perfwh warehouse (it has no "
+            raise NotAWarehouse(f"{shown}: a DuckDB database, but not a perfwh warehouse (it has no "
                                 f"view {CONTRACT_VIEW}; build one with `perfwh build`)")
     finally:
         con.close()

@@ -20,6 +20,7 @@ from typing import Union
 import duckdb
 
 from ingest import submission
+from ingest.printable import OneLineMessage
 from ingest.records import ParsedReport
 from ingest.units import METRICS, UNITS
 from ingest.vocabulary import CONCURRENCY_KINDS, TOPOLOGIES
@@ -62,7 +63,7 @@ RAW_TABLES = ("raw_reports", "raw_products", "raw_platforms", "raw_tables", "raw
               "raw_waivers")
 
 
-class WarehouseError(RuntimeError):
+class WarehouseError(OneLineMessage, RuntimeError):
     """The loaded data does not hold together (a fact lost in a join, a key missing)."""
 
 

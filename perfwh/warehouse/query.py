@@ -10,13 +10,14 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.printable import OneLineMessage
 from ingest.spreadsheet import csv_writer
 from perfwh.core.values import dumps
 
 from .db import out_of_memory
 
 
-class QueryError(RuntimeError):
+class QueryError(OneLineMessage, RuntimeError):
     pass
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from ingest.printable import OneLineMessage
 from perfwh.core import yamltext
 
 REQUIRED = ("file", "family", "sha256", "title", "published", "origin", "retrieved")
@@ -19,7 +20,7 @@ PLATFORM_FIELDS = ("label", "os", "hardware", "cpu_model", "cores", "deployment"
 PRODUCT_FIELDS = ("name", "short", "version")
 
 
-class SourceError(ValueError):
+class SourceError(OneLineMessage, ValueError):
     """The manifest or a raw file is not what it should be."""
 
 
