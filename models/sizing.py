@@ -41,6 +41,10 @@ POOR_ACCURACY_PCT = 20.0
 # at 2 KB; JSON Parse, whose 2 MB cost jumps 280-fold from 200 KB, spanned seven orders of
 # magnitude there before its line shared its T-shirts' shape): the answer says so beside the numbers.
 UNINFORMATIVE_RATIO = 10.0
+# An answer of more than this many times the cores a series was measured on (its capacity, or
+# where that is not printed the most its rate x CPU cost kept busy) rests on the linear-scaling
+# assumption alone, far beyond anything the report measured: the answer says so.
+BEYOND_MEASURED_SCALE = 10.0
 # A platform of a report with error findings on the costs or rates of more than this share of
 # its rows has a systematic problem: its series are refused even where their own points
 # escaped the findings.
@@ -425,6 +429,13 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
     cap, implied = row["capacity_cores"], row["implied_cores_max"]
+    measured = cap if cap is not None else implied
+    if measured and answer["cores_busy"] > BEYOND_MEASURED_SCALE * measured:
+        what = "the server or container had" if cap is not None else "the report's rate x CPU cost kept busy"
+        warnings.append(f"the answer needs {answer['cores_busy']:.3g} cores of CPU time, "
+                        f"{answer['cores_busy'] / measured:.3g} x the {measured:.3g} cores {what} in this series: "
+                        "that the CPU cost a message stays as measured at this scale rests on the "
+                        "linear-scaling assumption alone")
     if cap is not None and implied is not None and implied > cap * 1.05:
         warnings.append(f"in this series the report's rate x CPU cost keeps up to {implied:.3g} cores busy, "
                         f"more than the {cap:g} cores the server had: the report's CPU cost does not convert "

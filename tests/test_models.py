@@ -1134,6 +1134,20 @@ def test_size_answers_a_planner_can_act_on(modelled):
     assert "2 KB 698.06 μs (line 223), 20 KB 3.15 ms (line 226)" in ace11 and " ms ms" not in ace11
 
 
+def test_size_says_when_an_answer_lies_far_beyond_the_scale_measured(modelled):
+    """The series ran on a T-shirt of 2 cores: 8 cores at 1000 msgs/s is a scale-out a planner
+    asks for, a million cores at 10^9 msgs/s rests on the linear-scaling assumption alone."""
+    def warnings(rate):
+        done = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", rate,
+                      "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--json", "--db", modelled)
+        assert done.returncode == 0, done.stderr
+        return [w for w in json.loads(done.stdout)["warnings"] if "linear-scaling assumption alone" in w]
+
+    assert warnings("1000") == []
+    far, = warnings("1e9")
+    assert far.startswith("the answer needs 6.65e+06 cores of CPU time, 3.33e+06 x the 2 cores")
+
+
 def test_size_names_the_points_its_series_left_out(modelled):
     """JSON Parse Small: the three 2K rows of the multi-replica table that repeat other rows
     (lines 352-354) carry error findings; an answer allowed to use the series names them."""
