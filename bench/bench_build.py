@@ -84,7 +84,7 @@ def command_hyperfine(tmp: Path, repeat: int) -> tuple[list[float], str]:
                     str(export), "--style", "none", command], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     times = json.loads(export.read_text())["results"][0]["times"]
-    return times, f"hyperfine, warm-up 1: `perfwh build --rules none -q --out <tmp>`"
+    return times, "hyperfine, warm-up 1: `perfwh build --rules none -q --out <tmp>`"
 
 
 def command_subprocess(tmp: Path, repeat: int) -> tuple[list[float], str]:

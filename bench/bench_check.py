@@ -105,7 +105,7 @@ def main() -> int:
 
 
 def report(results) -> int:
-    print(f"`perfwh check` on synthetic submissions, whole processes, medians:")
+    print("`perfwh check` on synthetic submissions, whole processes, medians:")
     print("| rows | CSV | DuckDB parse | check | ratio | check peak memory | completed |")
     print("|---|---|---|---|---|---|---|")
     medians, missed = [], []

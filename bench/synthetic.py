@@ -47,7 +47,7 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ingest.submission import COLUMNS  # noqa: E402
-from ingest.vocabulary import CONCURRENCY_KINDS, TSHIRTS  # noqa: E402
+from ingest.vocabulary import TSHIRTS  # noqa: E402
 
 TYPO_EVERY = 5000
 SIZES = (256, 1024, 2048, 4096, 10240, 20480, 65536, 102400, 204800, 1048576, 2097152)

@@ -79,10 +79,10 @@ def load_manifest(path: Path) -> list[ReportSource]:
         if entry["file"] in seen:
             raise SourceError(f"{path}: {entry['file']} is listed twice")
         seen.add(entry["file"])
-        for field in ("platforms", "products"):
-            kinds = entry.get(field) or {}
+        for kinds_key in ("platforms", "products"):
+            kinds = entry.get(kinds_key) or {}
             if not isinstance(kinds, dict) or not all(isinstance(v, dict) for v in kinds.values()):
-                raise SourceError(f"{path}: {entry['file']} {field} is not a mapping of keys to "
+                raise SourceError(f"{path}: {entry['file']} {kinds_key} is not a mapping of keys to "
                                   "their fields")
         for key, platform in (entry.get("platforms") or {}).items():
             lacking = [f for f in PLATFORM_FIELDS if f not in platform]
