@@ -725,6 +725,33 @@ def test_out_never_overwrites_the_submission_or_the_warehouse(tmp_path, built_wa
     assert json.loads(done.stdout)["status"] == 2
 
 
+def test_out_never_writes_into_the_raw_layer(tmp_path, sandbox):
+    """The raw layer's manifest, a raw report, a filed submission or a new file beside them:
+    raw files are never changed, so --out there is refused before the check runs (status 2)
+    and the raw layer is as it was - for the manifest given with --sources and for the
+    project's own, whichever manifest the check reads. `build --out` likewise."""
+    path = write_csv(tmp_path / "lab.csv", typo_rows(2))
+    before = state(sandbox)
+    raw = sandbox["raw"]
+    report = next(p for p in (raw / "reports").iterdir() if p.suffix == ".txt")
+    for out in (sandbox["sources"], report, raw / "findings.txt", raw / "reports" / "findings.txt"):
+        done = perfwh("check", path, "--db", sandbox["db"], "--sources", sandbox["sources"], "--out", out)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [f"perfwh check: error: --out {out}: lies in the raw layer "
+                                            f"({raw.resolve()}), whose files are never changed; give a "
+                                            "file outside it"]
+        assert state(sandbox) == before
+    project = RAW_DIR / "sources.yml"
+    manifest = project.read_bytes()
+    done = perfwh("check", path, "--db", sandbox["db"], "--sources", sandbox["sources"], "--out", project)
+    assert done.returncode == 2 and "lies in the raw layer" in done.stderr
+    assert project.read_bytes() == manifest
+    built = perfwh("build", "--raw", raw, "--sources", sandbox["sources"], "--out", raw / "w.duckdb",
+                   "--rules", "none", "-q")
+    assert built.returncode == 1 and "lies in the raw layer" in built.stderr
+    assert state(sandbox) == before
+
+
 def test_a_small_memory_limit_spills_and_finds_the_same(tmp_path, built_warehouse):
     """DuckDB works within the memory limit by spilling to a folder beside the scratch
     database, gone once the check is closed; the findings do not depend on the limit."""

@@ -10,7 +10,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from perfwh.publish.notebooks import NOTEBOOKS_DIR, NotebookError, count_charts, notebook_paths, run_notebooks
+from perfwh.publish.notebooks import (MARKER, NOTEBOOKS_DIR, NotebookError, count_charts, notebook_paths,
+                                     run_notebooks)
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 EXPECTED = ["01_warehouse_tour.ipynb", "02_cost_vs_size.ipynb", "03_ace11_vs_iib10.ipynb",
@@ -99,6 +100,7 @@ def test_a_failing_notebook_leaves_the_previous_output_unchanged(executed, tmp_p
     db, _, _ = executed
     out = tmp_path / "out"
     out.mkdir()
+    (out / MARKER).write_text("written by `perfwh notebooks`\n", encoding="utf-8")  # a previous run's
     (out / "previous.ipynb").write_text("{}", encoding="utf-8")
     bad = nbformat.v4.new_notebook()
     bad.cells = [nbformat.v4.new_code_cell("raise ValueError('planted failure')")]
@@ -106,8 +108,38 @@ def test_a_failing_notebook_leaves_the_previous_output_unchanged(executed, tmp_p
     nbformat.write(bad, path)
     with pytest.raises(NotebookError, match="planted failure"):
         run_notebooks(db=db, out=out, notebooks=[path])
-    assert [p.name for p in out.iterdir()] == ["previous.ipynb"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "previous.ipynb"]
     assert not list(tmp_path.glob(".out.tmp-*"))
+
+
+def test_a_folder_the_command_did_not_write_is_never_replaced(executed, tmp_path):
+    """The output folder is replaced whole: a folder of the user's (here with a notebook of the
+    same name as one of ours beside a file of theirs) or the committed notebooks' own folder is
+    refused before anything runs, and kept as it was; a run's own output folder, or an older
+    run's holding nothing but its executed copies, is replaced."""
+    db, executed_out, done = executed
+    assert done.returncode == 0, done.stderr
+    assert (executed_out / MARKER).is_file()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("precious", encoding="utf-8")
+    (mine / EXPECTED[0]).write_text("{}", encoding="utf-8")
+    refused = perfwh("notebooks", "--db", db, "--out", mine)
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines()[0] == (
+        f"perfwh notebooks: error: {mine} exists and is not a folder `perfwh notebooks` wrote (no "
+        f"{MARKER} in it): refusing to replace it and everything in it; choose a new or empty output folder")
+    assert sorted(p.name for p in mine.iterdir()) == sorted(["keep.txt", EXPECTED[0]])
+    with pytest.raises(NotebookError, match="is the folder of the committed notebooks"):
+        run_notebooks(db=db, out=NOTEBOOKS_DIR)
+    older = tmp_path / "older"  # an older run's output, from before the marker
+    older.mkdir()
+    (older / EXPECTED[0]).write_text("{}", encoding="utf-8")
+    bad = nbformat.v4.new_notebook()
+    bad.cells = [nbformat.v4.new_code_cell("raise ValueError('planted failure')")]
+    nbformat.write(bad, tmp_path / EXPECTED[0])
+    with pytest.raises(NotebookError, match="planted failure"):  # accepted: it ran
+        run_notebooks(db=db, out=older, notebooks=[tmp_path / EXPECTED[0]])
 
 
 def test_notebooks_need_a_warehouse(tmp_path):

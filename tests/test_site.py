@@ -869,7 +869,7 @@ def test_a_folder_perfwh_did_not_build_is_never_replaced(tmp_path, built_warehou
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("precious", encoding="utf-8")
-    with pytest.raises(SiteError, match="is not a site perfwh built"):
+    with pytest.raises(SiteError, match="is not a folder `perfwh site` wrote"):
         build_site(db=built_warehouse, out=out, root=root, renderer="fallback", log=lambda m: None)
     assert (out / "notes.txt").read_text() == "precious"
 

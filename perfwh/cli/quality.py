@@ -46,13 +46,21 @@ def _series_limit(text: str) -> int | None:
 
 def _unusable_out(args) -> str | None:
     """Why --out FILE cannot take the findings, or None: it must not be the submission being
-    checked (writing the findings over it would lose it) nor the warehouse, and its folder must
+    checked (writing the findings over it would lose it), the warehouse, nor the raw layer's
+    manifest or a file beside or below it (raw files are never changed), and its folder must
     exist (found before the check runs, not after it)."""
+    from perfwh.core.files import in_raw_layer
+    from perfwh.core.paths import RAW_DIR
+
     out = args.out
     if out is None:
         return None
     if out.is_dir():
         return f"--out {out}: is a folder; expected a file to write the findings to"
+    for raw in (Path(args.sources).parent, RAW_DIR):  # the manifest's, and the project's
+        if in_raw_layer(out, raw):
+            return (f"--out {out}: lies in the raw layer ({raw.resolve()}), whose files are never "
+                    "changed; give a file outside it")
     for path, what in ((args.path, "the submission being checked"), (warehouse_path(args.db), "the warehouse")):
         if path is not None and _same_file(out, Path(path)):
             return f"--out {out}: is {what}; the findings would overwrite it (give another file)"

@@ -21,6 +21,33 @@ def temporary_path(target: Path, suffix: str = "", pid: int | None = None) -> Pa
     return target.with_name(f".{target.name}.tmp-{os.getpid() if pid is None else pid}{suffix}")
 
 
+def in_raw_layer(path: Path, raw_folder: Path) -> bool:
+    """Whether ``path`` lies in the raw layer's folder (its manifest, sources.yml, and the
+    reports and submissions beside and below it). Its files are never changed - `perfwh add`
+    only adds one - so no output may be written there."""
+    raw = Path(raw_folder).resolve()
+    target = Path(path).resolve()
+    return target == raw or raw in target.parents
+
+
+def output_folder_problem(folder: Path, marker: str, writer: str, also_ours=lambda _p: False) -> str | None:
+    """Why the output folder ``folder`` may not be replaced by ``writer``'s output, or None: a
+    writer that renames a new folder over its output folder would remove whatever else the
+    folder held, so only a folder it wrote itself (``marker`` in it), an empty one or a new
+    one is replaced. ``also_ours(entry)``: what a folder written before the marker existed
+    may hold (such a folder is the writer's when it holds nothing else)."""
+    folder = Path(folder)
+    if not folder.exists():
+        return None
+    if not folder.is_dir():
+        return f"{folder} is not a folder: expected the folder to write the output of {writer} to"
+    entries = list(folder.iterdir())
+    if not entries or (folder / marker).is_file() or all(also_ours(e) for e in entries):
+        return None
+    return (f"{folder} exists and is not a folder {writer} wrote (no {marker} in it): refusing to "
+            "replace it and everything in it; choose a new or empty output folder")
+
+
 # The longest name a file system here takes (ext4, XFS, tmpfs: 255 bytes), and the most a
 # staged name (`temporary_path`: a dot, ".tmp-", a process id of up to seven digits and a
 # suffix) adds to a target's.

@@ -16,12 +16,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from perfwh.core.files import replace_directory, temporary_path
+from perfwh.core.files import output_folder_problem, replace_directory, temporary_path
 from perfwh.core.paths import CURATED_DIR, DB_ENV, NOTEBOOKS_DIR, PROJECT_ROOT, WAREHOUSE
 
 from .kernels import KernelDied, execute_notebook, run_stoppably
 
 OUT_DIR = CURATED_DIR / "notebooks"
+# In every output folder `perfwh notebooks` wrote: only such a folder is replaced.
+MARKER = ".perfwh-notebooks"
 KERNEL = "perfwh"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -112,6 +114,21 @@ def _require_kernel(kernel: str) -> None:
                             f"{', '.join(installed) or 'none'}): {advice}")
 
 
+def _require_output_folder(out: Path, paths: list[Path]) -> None:
+    """The output folder is replaced whole: it must be one this command wrote (or new, or
+    empty), never the committed notebooks' own folder. A folder written before the marker
+    was (data/curated/notebooks of an older checkout) holds nothing but executed copies of
+    these notebooks, and counts as this command's."""
+    if out == NOTEBOOKS_DIR.resolve():
+        raise NotebookError(f"--out {out}: is the folder of the committed notebooks, which stay "
+                            "without outputs; choose another output folder")
+    names = {p.name for p in paths}
+    problem = output_folder_problem(out, MARKER, "`perfwh notebooks`",
+                                    also_ours=lambda entry: entry.is_file() and entry.name in names)
+    if problem:
+        raise NotebookError(problem)
+
+
 def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Path] | None = None,
                   kernel: str = KERNEL, timeout: int = 600, jobs: int = 2) -> list[NotebookRun]:
     """Execute the notebooks against ``db``; write the executed copies to ``out``
@@ -124,12 +141,15 @@ def run_notebooks(db: Path = WAREHOUSE, out: Path = OUT_DIR, notebooks: list[Pat
         raise NotebookError(f"no notebooks in {NOTEBOOKS_DIR}")
     _require_kernel(kernel)
     out = Path(out).resolve()
+    _require_output_folder(out, paths)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_path(out)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
         runs = run_stoppably(lambda: _execute_all(paths, tmp, db, kernel, timeout, jobs))
+        (tmp / MARKER).write_text("written by `perfwh notebooks`; the next run replaces this folder\n",
+                                  encoding="utf-8")
         replace_directory(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

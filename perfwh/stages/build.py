@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.records import ParseError
-from perfwh.core.files import remove_database_wal
+from perfwh.core.files import in_raw_layer, remove_database_wal
 from perfwh.core.paths import RAW_DIR, SOURCES_FILE, WAREHOUSE
 from perfwh.core.progress import Progress
 from perfwh.quality.evaluate import ENGINES, evaluate
@@ -89,6 +89,10 @@ def build(out: Path = WAREHOUSE, raw_dir: Path = RAW_DIR, sources_file: Path = S
         raise BuildError(f"unknown rules engine {rules!r}, expected one of {', '.join(ENGINES)} or none")
     if out.is_dir():
         raise BuildError(f"{out} is a folder: --out names the warehouse file to write")
+    for raw in (Path(sources_file).parent, Path(raw_dir)):
+        if in_raw_layer(out, raw):
+            raise BuildError(f"{out} lies in the raw layer ({raw.resolve()}), whose files are never "
+                             "changed: --out names the warehouse file to write, outside it")
     if out.exists() and not out.is_file():  # /dev/null: replaced by a file, the system breaks
         raise BuildError(f"{out} is not a regular file (a device, a pipe or a socket): --out names "
                          "the warehouse file to write")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from perfwh.core.files import output_folder_problem
 from perfwh.core.lock import writer_lock
 from perfwh.core.paths import PROJECT_ROOT, raw_path, warehouse_env, warehouse_path
 from perfwh.stages.writing import writing
@@ -81,9 +82,9 @@ def build_site(db: Path | None = None, out: Path | None = None, *, root: Path = 
     if renderer == "quarto" and quarto is None:
         raise SiteError("quarto is not on PATH")
     final = config.output_dir
-    if final.exists() and (not final.is_dir() or (any(final.iterdir()) and not (final / MARKER).exists())):
-        raise SiteError(f"{final} exists and is not a site perfwh built (no {MARKER} in it): refusing to "
-                        "replace it; choose a new or empty output folder")
+    problem = output_folder_problem(final, MARKER, "`perfwh site`")
+    if problem:
+        raise SiteError(problem)
     final.parent.mkdir(parents=True, exist_ok=True)
     # the warehouse's writer lock (no add while its site renders), and the project's: the
     # pre-render step writes the generated pages into the project's site/ folder
