@@ -170,11 +170,14 @@ def _series_summary(row: dict) -> dict:
             **{k: row[k] for k in SERIES_KEYS}}
 
 
-def _hardware(con, source: str, platform: str) -> str | None:
+def _hardware(con, source: str, platform: str, cores: int | None) -> str | None:
+    """The hardware of the series' platform: of the report's platforms of that name, the one
+    with the series' own server cores (a lab's file may name 8- and 16-core machines alike)."""
     found = query(con, """
         SELECT pl.hardware, pl.cpu_model, pl.cores, pl.deployment, pl.note
         FROM dim_platform pl JOIN dim_report r USING (report_id)
-        WHERE r.source = ? AND pl.platform = ?""", [source, platform])
+        WHERE r.source = ? AND pl.platform = ?
+        ORDER BY pl.cores IS NOT DISTINCT FROM ? DESC, pl.platform_key""", [source, platform, cores])
     if not found:
         return None
     hardware, cpu, cores, deployment, note = found[0]
@@ -410,7 +413,7 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         warnings.append("warning findings on this series' points: " + " | ".join(used.warnings))
     answer.update({"series_id": row["series_id"], "series_label": row["series_label"],
                    "series": _series_summary(row),
-                   "hardware": _hardware(con, row["source"], row["platform"]),
+                   "hardware": _hardware(con, row["source"], row["platform"], row["server_cores"]),
                    "basis": basis(con, row, size_bytes)})
     lo, hi = row["min_size_bytes"], row["max_size_bytes"]
     if _outside(size_bytes, row):

@@ -1471,3 +1471,5 @@ def test_size_tells_series_of_two_machines_of_one_platform_name_apart(modelled, 
         chosen = json.loads(perfwh(*ask, "--cores", str(cores)).stdout)
         assert chosen["series"]["server_cores"] == cores and len(chosen["candidates"]) == 1
         assert not any("different capacity" in w for w in chosen["warnings"])
+        # the hardware is the chosen machine's, not the first of its name's
+        assert chosen["hardware"] == f"{cores} cores, as submitted (cores as submitted)"
