@@ -33,9 +33,10 @@ import numpy as np
 from .calibration import UNCALIBRATED, Predictive, calibrate
 from .fit import Fit, LeftOut, distinct_points, full_fits, leave_one_size_out, position, pooled_sigma
 from .hierarchy import Member, ReportModel
-from .spec import BASE, LEVELS, MODELS, POOL_OUTLIER, POWER
+from .spec import BASE, DEPLOYMENT_KEYS, LEVELS, MODELS, POOL_OUTLIER, POWER
 
-CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores")
+CONFIG_KEYS = ("platform", "concurrency_kind", "concurrency", "replicas", "tshirt", "cpu_limit_cores",
+               *DEPLOYMENT_KEYS)
 # Besides its test, what a series' line shares its shape (cost per KB / fixed cost) with.
 KIN_KEYS = ("product", "product_version", "persistent", "platform")
 # A series' predictive distribution is calibrated on the errors of the other series of its

@@ -11,6 +11,10 @@ MODELS = (LINEAR, POWER)
 # a flat fixed cost into a per-KB slope, so its own error is 45-82 %).
 BASE = LINEAR
 MIN_SIZES = 3  # a series needs three sizes: two to fit each left-out one
+# How a messaging test was deployed (the MQ Appliance's standalone or HA group, its queue
+# managers, a simulated network latency) is part of its configuration, as in the rules'
+# config_key: each deployment is a series of its own, and a configuration of the report's.
+DEPLOYMENT_KEYS = ("topology", "queue_managers", "simulated_latency_ms")
 # The two levels of the prediction intervals. Both come from one predictive distribution (a
 # Student t on the log scale), so the 90 % interval lies inside the 99 % one by construction.
 # model_predictions names their limits lower_90/upper_90 and lower_99/upper_99; the model

@@ -31,7 +31,7 @@ import duckdb
 
 from ingest import vocabulary
 
-from .spec import LINEAR, MIN_SIZES, NARROW_LEVEL, POWER, WIDE_LEVEL
+from .spec import DEPLOYMENT_KEYS, LINEAR, MIN_SIZES, NARROW_LEVEL, POWER, WIDE_LEVEL
 
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[tuple]:
@@ -41,7 +41,7 @@ def query(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) 
 
 SERIES_KEYS = ("source", "product", "product_version", "fix_pack", "platform", "server_cores",
                "scenario", "persistent", "concurrency_kind", "concurrency", "replicas", "tshirt",
-               "cpu_limit_cores")
+               "cpu_limit_cores") + DEPLOYMENT_KEYS
 EXCLUDING_METRICS = ("cpu_ms_per_msg", "msg_rate")
 TABLES = ("model_fits", "model_predictions", "model_accuracy", "model_unfitted")
 
@@ -56,6 +56,7 @@ class Point:
     cost: float
     msg_rate: float | None
     cpu_busy_pct: float | None
+    capacity: float | None  # the cores its cost may keep busy (the schema's cores_available)
     excluded_reason: str | None = None
 
     @property
@@ -91,10 +92,13 @@ class Series:
 
 
 def config_label(key: dict) -> str:
-    """The series' configuration in the vocabulary's words ('Docker cores 2')."""
-    return vocabulary.config_label(key.get("concurrency_kind"), key.get("cpu_limit_cores")
-                                   if key.get("concurrency_kind") == "tshirt" else key.get("concurrency"),
-                                   key.get("replicas"), key.get("tshirt"))
+    """The series' configuration in the vocabulary's words ('Docker cores 2'; 'requester
+    clients 300, HA group, 1 queue manager' where the test's deployment is given)."""
+    label = vocabulary.config_label(key.get("concurrency_kind"), key.get("cpu_limit_cores")
+                                    if key.get("concurrency_kind") == "tshirt" else key.get("concurrency"),
+                                    key.get("replicas"), key.get("tshirt"))
+    deployment = vocabulary.topology_label(*(key.get(k) for k in DEPLOYMENT_KEYS))
+    return f"{label}, {deployment}" if deployment else label
 
 
 def persistence_label(persistent) -> str:
@@ -116,7 +120,11 @@ def series_id_of(key: dict) -> int:
     whatever is filed beside it, and the same key gives the same id in every warehouse. The
     first 48 bits of the key's SHA-256 - exact in JavaScript too (the site's charts); two of a
     million series would share one with a chance of about 2e-3 %, and `fit_all` refuses it."""
-    text = json.dumps([key.get(k) for k in SERIES_KEYS], ensure_ascii=False, default=str)
+    # the deployment's keys join the text only where set, by name: the series of every report
+    # and submission without a deployment keep the ids they had before it was part of the key
+    natural = [key.get(k) for k in SERIES_KEYS if k not in DEPLOYMENT_KEYS]
+    deployed = [[k, key[k]] for k in DEPLOYMENT_KEYS if key.get(k) is not None]
+    text = json.dumps(natural + deployed, ensure_ascii=False, default=str)
     return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:12], 16)
 
 
@@ -219,7 +227,8 @@ def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None
     reasons = exclusion_reasons(con, sources, evidence_rules, evidence)
     rows = query(con, f"""
         SELECT {', '.join(SERIES_KEYS)}, measurement_id, source_line, page, source_table,
-               message_size_bytes, cpu_ms_per_msg, msg_rate, cpu_busy_pct
+               message_size_bytes, cpu_ms_per_msg, msg_rate, cpu_busy_pct,
+               cores_available(cpu_busy_pct, cpu_limit_cores, replicas, server_cores)
         FROM measurements m
         WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL {of_sources(sources)}
         ORDER BY measurement_id""", sources or [])
@@ -227,13 +236,13 @@ def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None
     n = len(SERIES_KEYS)
     for row in rows:
         key = dict(zip(SERIES_KEYS, row[:n]))
-        mid, line, page, table, size, cost, rate, busy = row[n:]
+        mid, line, page, table, size, cost, rate, busy, capacity = row[n:]
         reason = reasons.get(mid)
         if reason is None and not cost > 0:
             reason = f"cpu_ms_per_msg {cost} is not positive"
         series = groups.setdefault(tuple(row[:n]), Series(key))
         series.points.append(Point(mid, line, page, table, float(size), float(cost),
-                                   rate, busy, reason))
+                                   rate, busy, capacity, reason))
     out = sorted(groups.values(), key=lambda s: _sort_key(s.key))
     cores: dict[tuple, set] = defaultdict(set)
     for s in out:
@@ -292,7 +301,8 @@ def fit_rows(run_: ModelRun) -> list[dict]:
         (c, c_lo, c_hi), (e, e_lo, e_hi) = pwr.param_intervals(*r.sigma[POWER])
         apes = [ape for _p, _pr, ape in _usable(s)]
         implied = [p.msg_rate * p.cost / 1000.0 for p in s.usable if p.msg_rate is not None]
-        capacity = s.key["cpu_limit_cores"] if s.key["cpu_limit_cores"] is not None else s.key["server_cores"]
+        capacities = [p.capacity for p in s.points if p.capacity is not None]
+        capacity = max(capacities) if capacities else None
         rows.append({
             "series_id": s.series_id, "series_label": s.label, **s.key,
             "model": r.chosen,
@@ -354,6 +364,7 @@ def prediction_rows(run_: ModelRun) -> list[dict]:
                 "scenario": s.key["scenario"], "persistent": s.key["persistent"],
                 "concurrency_kind": s.key["concurrency_kind"], "concurrency": s.key["concurrency"],
                 "replicas": s.key["replicas"], "tshirt": s.key["tshirt"],
+                **{k: s.key[k] for k in DEPLOYMENT_KEYS},
                 "message_size_bytes": int(p.size),
                 "observed_cpu_ms_per_msg": p.cost, "predicted_cpu_ms_per_msg": _f(pr.predicted),
                 "lower_90": _f(lo90), "upper_90": _f(hi90),
@@ -399,7 +410,8 @@ FIT_COLUMNS = {
     "product_version": "VARCHAR", "fix_pack": "VARCHAR", "platform": "VARCHAR",
     "server_cores": "INTEGER", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER",
-    "tshirt": "VARCHAR", "cpu_limit_cores": "DOUBLE", "model": "VARCHAR", "points": "INTEGER",
+    "tshirt": "VARCHAR", "cpu_limit_cores": "DOUBLE", "topology": "VARCHAR", "queue_managers": "INTEGER",
+    "simulated_latency_ms": "DOUBLE", "model": "VARCHAR", "points": "INTEGER",
     "distinct_points": "INTEGER", "sizes": "INTEGER", "excluded_points": "INTEGER",
     "min_size_bytes": "BIGINT", "max_size_bytes": "BIGINT",
     "fixed_ms": "DOUBLE", "fixed_ms_lower_95": "DOUBLE", "fixed_ms_upper_95": "DOUBLE",
@@ -418,6 +430,7 @@ PREDICTION_COLUMNS = {
     "page": "INTEGER", "source_table": "VARCHAR", "product": "VARCHAR", "product_version": "VARCHAR",
     "platform": "VARCHAR", "scenario": "VARCHAR", "persistent": "BOOLEAN",
     "concurrency_kind": "VARCHAR", "concurrency": "DOUBLE", "replicas": "INTEGER", "tshirt": "VARCHAR",
+    "topology": "VARCHAR", "queue_managers": "INTEGER", "simulated_latency_ms": "DOUBLE",
     "message_size_bytes": "BIGINT", "observed_cpu_ms_per_msg": "DOUBLE",
     "predicted_cpu_ms_per_msg": "DOUBLE", "lower_90": "DOUBLE", "upper_90": "DOUBLE",
     "lower_99": "DOUBLE", "upper_99": "DOUBLE", "model": "VARCHAR",

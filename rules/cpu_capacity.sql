@@ -13,8 +13,7 @@ WITH batch AS (SELECT * FROM {batch}),
 params AS (SELECT 0.05 AS tolerance),
 rows AS (
     SELECT m.*,
-           CASE WHEN m.cpu_busy_pct IS NOT NULL THEN m.server_cores
-                ELSE COALESCE(m.cpu_limit_cores * COALESCE(m.replicas, 1), m.server_cores) END AS capacity,
+           cores_available(m.cpu_busy_pct, m.cpu_limit_cores, m.replicas, m.server_cores) AS capacity,
            (m.msg_rate - m.msg_rate_half_ulp) * (m.cpu_ms_per_msg - m.cpu_ms_per_msg_half_ulp) / 1000
                AS busy_low,
            m.msg_rate * m.cpu_ms_per_msg / 1000 AS busy

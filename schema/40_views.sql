@@ -7,6 +7,15 @@ CREATE MACRO fact_key(product, product_version, platform, scenario, message_size
     concat_ws('|', product, product_version, platform, scenario, message_size_bytes, persistent,
               concurrency_kind, concurrency, replicas, tshirt, component, metric, value);
 
+-- The cores a row's CPU cost may keep busy: where the row prints %CPU, which is of the whole
+-- server, its cost counts the server's CPU (the load driver and the system beside a
+-- container), and the bound is the server's cores; otherwise the container's limit (Docker
+-- cores, a T-shirt's CPU times its replicas), or else the server's cores. The cpu_capacity
+-- rule holds rows to it; the models' capacity_cores is it.
+CREATE MACRO cores_available(cpu_busy_pct, cpu_limit_cores, replicas, server_cores) AS
+    CASE WHEN cpu_busy_pct IS NOT NULL THEN server_cores
+         ELSE COALESCE(cpu_limit_cores * COALESCE(replicas, 1), server_cores) END;
+
 CREATE VIEW metric_values AS
 SELECT
     f.fact_id,

@@ -585,7 +585,7 @@ def noisy_lines(rng, tests=8, configs=3, sizes=(10240, 51200, 204800, 1048576), 
             for size in sizes:
                 mid += 1
                 cost = (fixed + per_kb * size / 1024) * factor * rng.uniform(1 - noise, 1 + noise)
-                s.points.append(Point(mid, mid, None, "t", float(size), float(cost), None, None))
+                s.points.append(Point(mid, mid, None, "t", float(size), float(cost), None, None, None))
             series.append(s)
     return series
 
@@ -1438,6 +1438,55 @@ def test_model_accuracy_does_not_depend_on_the_order_of_the_predictions(built_wa
             con.close()
 
     assert accuracy(order) == accuracy("series_id, measurement_id")
+
+
+def test_each_deployment_is_a_series_and_a_t_shirt_s_replicas_its_capacity(modelled, tmp_path):
+    """A lab's messaging test run standalone and as an HA group (the same appliance, clients
+    and sizes; the HA group costs twice as much) is two series, as the rules' config_key has
+    it, each labelled with its deployment, which --config names; a T-shirt of 2 CPU in 2
+    replicas has 4 cores to keep busy, as the cpu_capacity rule counts them, so its rate x
+    cost of 3.7 cores raises no warning."""
+    from test_reliability import HEADER, _box, perfwh as perfwh_in
+    from perfwh.core.paths import RAW_DIR
+
+    box = _box(tmp_path, RAW_DIR, modelled)
+    mq = ["product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+          "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg,topology,"
+          "queue_managers,simulated_latency_ms\n"]
+    for kb, cost in ((2, 0.32), (20, 0.8), (200, 6.4)):
+        for topology, factor in (("standalone", 1), ("HA group", 2)):
+            mq.append(f"MQ Appliance,9.3,M2003Z,24,Lab Request Responder,{kb * 1024},true,requester "
+                      f"clients,300,,{24 * 80 * 10 / (cost * factor):.1f},80.00,{cost * factor:.4f},"
+                      f"{topology},1,\n")
+    shirts = [HEADER]
+    for kb, cost in ((2, 0.61), (20, 0.70), (200, 1.60)):
+        for replicas in (1, 2):
+            shirts.append(f"ACE,13.0.2.0,rep-ocp,,Rep Route,{kb * 1024},false,tshirt,Large,"
+                          f"{replicas},{1.86 * replicas * 1000 / cost:.2f},,{cost:.2f}\n")
+    for name, lines in (("deployments.csv", mq), ("replicas.csv", shirts)):
+        (tmp_path / name).write_text("".join(lines), encoding="utf-8")
+        added = perfwh_in(box, "add", tmp_path / name)
+        assert added.returncode == 0, added.stdout + added.stderr
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        fits = con.sql("SELECT series_label, topology, points, capacity_cores FROM model_fits "
+                       "WHERE source IN ('deployments.csv', 'replicas.csv') ORDER BY series_label").fetchall()
+    finally:
+        con.close()
+    assert [(topology, points) for _label, topology, points, _cap in fits] == [
+        (None, 3), (None, 3), ("ha_group", 3), ("standalone", 3)]
+    assert [cap for _label, _t, _p, cap in fits] == [2.0, 4.0, 24.0, 24.0]
+    assert "requester clients 300, HA group, 1 queue manager" in fits[2][0]
+    ask = ["size", "--scenario", "Lab Request Responder", "--size", "20KB", "--rate", "10000", "--json",
+           "--db", box["db"]]
+    both = json.loads(perfwh(*ask).stdout)
+    assert len(both["candidates"]) == 2 and "ambiguous" in both["warnings"][0]
+    ha = json.loads(perfwh(*ask, "--config", "HA group").stdout)
+    assert ha["series"]["topology"] == "ha_group" and ha["cpu_ms_per_msg"] == pytest.approx(1.6, rel=0.01)
+    shirt = json.loads(perfwh("size", "--scenario", "Rep Route", "--size", "20KB", "--rate", "500", "--config",
+                              "T-shirt Large (2 CPU), 2 replicas", "--json", "--db", box["db"]).stdout)
+    assert shirt["series"]["replicas"] == 2
+    assert not any("more than the" in w for w in shirt["warnings"]), shirt["warnings"]
 
 
 def test_size_tells_series_of_two_machines_of_one_platform_name_apart(modelled, tmp_path):
