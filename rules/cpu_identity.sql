@@ -11,18 +11,34 @@
 --   submission gives per row); only where the row does not say, the median count that the
 --   table's rows of the same platform imply stands in, rounded to a whole number of cores
 --   when it is within 5 % of one (one row implying 80 cores among rows implying 8 is the
---   typo).
+--   typo) - all its rows where those that give their cores give one count, the rows leaving
+--   them blank where they give several (an 8-core and a 16-core machine of one name: which
+--   one ran the row is not known).
 WITH batch AS (SELECT * FROM {batch}),
 -- the rule's own binary floating point: its few operations may err by a few units in the last
 -- place of a DOUBLE, which a tool printing a double's every digit (0.5035686300638474) reaches
 params AS (SELECT 1e-14 AS double_rounding),
-rows AS (
-    SELECT m.*,
-           median(m.cpu_ms_per_msg * m.msg_rate / (10 * m.cpu_busy_pct))
-               OVER (PARTITION BY m.world, m.source, m.table_title, m.platform, m.server_cores)
-               AS table_cores
+implying AS (
+    SELECT m.*, m.cpu_ms_per_msg * m.msg_rate / (10 * m.cpu_busy_pct) AS implied_cores
     FROM batch m
     WHERE m.msg_rate > 0 AND m.cpu_busy_pct > 0 AND m.cpu_ms_per_msg IS NOT NULL
+),
+counts AS (
+    -- the core counts the platform's rows give (at most one: min = max, or none)
+    SELECT i.*,
+           min(i.server_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
+               IS NOT DISTINCT FROM
+           max(i.server_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
+               AS one_machine,
+           median(i.implied_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
+               AS platform_cores,
+           median(i.implied_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform,
+                                                      i.server_cores) AS machine_cores
+    FROM implying i
+),
+rows AS (
+    SELECT c.*, CASE WHEN c.one_machine THEN c.platform_cores ELSE c.machine_cores END AS table_cores
+    FROM counts c
 ), whole AS (
     -- a server has a whole number of cores: an implied count within 5 % of one is that count,
     -- free of the rounding of the costs that implied it

@@ -324,6 +324,25 @@ def test_a_persistent_run_is_held_to_its_twin_when_one_of_them_leaves_the_cores_
     assert flagged("faster.csv", rows[:3] + [dict(rows[3], msg_rate="120000.0")]) == [5]
 
 
+def test_a_row_leaving_its_cores_blank_is_held_to_the_count_its_platforms_rows_give(tmp_path, built_warehouse):
+    """Three rows of 'solo' say 8 cores; a fourth leaves them blank and prints a cost that 16
+    would give: it is held to the 8 the others imply, an error. Where the platform's rows
+    give two counts (an 8- and a 16-core machine of one name) a blank row could be either's,
+    and is held to the rows leaving them blank alone; a consistent blank row is no error."""
+    base = dict(ISO_ROW, platform="solo", scenario="Solo Route")
+    rows = [dict(base, message_size_bytes=2048, msg_rate="24000", cpu_busy_pct="92.4", cpu_ms_per_msg="0.308"),
+            dict(base, message_size_bytes=20480, msg_rate="19600", cpu_busy_pct="93.1", cpu_ms_per_msg="0.380"),
+            dict(base, message_size_bytes=2097152, msg_rate="915.7", cpu_busy_pct="97.2", cpu_ms_per_msg="8.492")]
+    blank = dict(base, server_cores="", message_size_bytes=204800, msg_rate="6952.7", cpu_busy_pct="47.8")
+    errors = _errors(tmp_path, built_warehouse, "blank.csv", rows + [dict(blank, cpu_ms_per_msg="1.100")])
+    assert [(e["rule"], e["source_line"]) for e in errors] == [("cpu_identity", 5)]
+    assert "8 (implied by the table's rows of this platform) cores" in errors[0]["message"]
+    assert _errors(tmp_path, built_warehouse, "consistent.csv", rows + [dict(blank, cpu_ms_per_msg="0.550")]) == []
+    sixteen = [dict(r, server_cores="16", msg_rate=str(round(float(r["msg_rate"]) * 2, 1))) for r in rows]
+    assert _errors(tmp_path, built_warehouse, "two-machines.csv",
+                   rows + sixteen + [dict(blank, cpu_ms_per_msg="1.100")]) == []
+
+
 def test_a_persistent_run_of_another_configuration_faster_for_working_the_machine_harder_is_no_warning(
         tmp_path, built_warehouse):
     """File Split non-persistent with 4 flow instances keeps 32 cores 48 % busy at 7414 msgs/s;
