@@ -33,7 +33,7 @@ from .printable import ACTING_CATEGORIES
 from .reader import text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
-from .units import DECIMAL_COMMA_PATTERN, NUMBER_PATTERN, UNITS
+from .units import DECIMAL_COMMA_PATTERN, LEADING_ZERO_PATTERN, NUMBER_PATTERN, UNITS
 from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
                          METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
                          OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
@@ -508,12 +508,17 @@ def _split_sql(column: str, default_token: str) -> tuple[str, str]:
     """SQL splitting a cell that holds a number and perhaps a unit token ("476.71 μs", "460K",
     "2kB") into (the number as printed, the unit token); a bare number is in the unit of
     ``default_token``; NULL number: not such a cell. Plain digits skip the regex (the common
-    case, a million times over)."""
-    plain = f"ltrim({column}, '0123456789.') = '' AND {column} <> ''"
+    case, a million times over; a zero before a digit is no number, as NUMBER_PATTERN says)."""
+    plain = f"ltrim({column}, '0123456789.') = '' AND {column} <> '' AND NOT {_leading_zero_sql(column)}"
     parts = f"regexp_extract({column}, '^({NUMBER_PATTERN})\\s*(\\S*)$', ['n', 'u'])"
     number = f"CASE WHEN {plain} THEN {column} ELSE nullif({parts}.n, '') END"
     token = f"CASE WHEN {plain} OR {parts}.u = '' THEN {_q(default_token)} ELSE {parts}.u END"
     return number, token
+
+
+def _leading_zero_sql(column: str) -> str:
+    """SQL true for a cell that begins with a zero before a digit (050, 00.5)."""
+    return f"regexp_matches({column}, '^{LEADING_ZERO_PATTERN}')"
 
 
 def _value_sql(number: str, token: str, quantity: str) -> str:
@@ -609,6 +614,9 @@ def _unreadable_why_sql(column: str) -> str:
         THEN ': it marks no value (leave the cell blank where nothing was measured)'
         WHEN regexp_full_match(upper(trim({column})), '{SPREADSHEET_ERROR}')
         THEN ': it is a spreadsheet''s formula error (write the number measured, or leave the cell blank)'
+        WHEN {_leading_zero_sql(column)}
+        THEN ': it has a leading zero, which a report never prints (a number such as 2,050 split at an '
+             || 'unquoted comma?)'
         ELSE '' END"""
 
 
@@ -661,7 +669,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  WHEN {unreadable} AND regexp_full_match({m.name}, '{decimal_comma}')
                  THEN printf('%s has a decimal comma, which a report does not print: write %s',
                              {_q(m.name)}, replace(replace({m.name}, '.', ''), ',', '.'))
-                 WHEN {unreadable}
+                 WHEN {unreadable} AND NOT {_leading_zero_sql(m.name)}
                       AND {loose} IS NOT NULL
                       AND (NOT isfinite({loose}) OR {loose} <= {m.low}{loose_high})
                  THEN printf('%s is out of range', {_q(m.name)})
@@ -689,7 +697,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         typed AS (SELECT *, {', '.join(typed)} FROM split)
         SELECT t.*,
             CASE WHEN message_size_bytes IS NULL THEN NULL
-                 WHEN size_bytes IS NULL OR NOT isfinite(size_bytes) THEN 'message_size_bytes is not a message size'
+                 WHEN size_bytes IS NULL OR NOT isfinite(size_bytes)
+                 THEN 'message_size_bytes is not a message size' || {_unreadable_why_sql('message_size_bytes')}
                  WHEN size_bytes <= 0 THEN 'message_size_bytes is not positive'
                  WHEN size_bytes > {MAX_MESSAGE_BYTES} THEN 'message_size_bytes is out of range'
                  WHEN size_bytes <> round(size_bytes) THEN 'message_size_bytes is not a whole number of bytes'

@@ -116,9 +116,14 @@ METRICS: dict[str, tuple[str, str]] = {
     "producer_count": ("count", "Producers in the test configuration"),
 }
 
+# A report prints no zero before a digit ("050", "007", "00.5"; "0" and "0.5" are numbers): a
+# cell so written is no number as printed - in a CSV, often the digits after an unquoted
+# thousands comma ("2,050" read as the two cells 2 and 050). At the start of a cell.
+LEADING_ZERO_PATTERN = r"0[0-9]"
 # A comma groups thousands only after one to three digits, the first of them not a zero
-# ("2,300", "12,345,678"): "0,489" and "1234,5" are decimal commas, never 489 and 12345.
-NUMBER_PATTERN = r"(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?|\.[0-9]+"  # ASCII digits only
+# ("2,300", "12,345,678"): "0,489" and "1234,5" are decimal commas, never 489 and 12345. The
+# whole part is 0 or begins with 1 to 9 (LEADING_ZERO_PATTERN).
+NUMBER_PATTERN = r"(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|0|[1-9][0-9]*)(?:\.[0-9]+)?|\.[0-9]+"  # ASCII digits only
 # A number written with a decimal comma, as spreadsheets in many locales export it ("93,2",
 # "1.234,5", "0,489"): never a report's printing, and not a thousands grouping (a comma after
 # one to three digits and before exactly three reads as one, so "2,300" is 2300).

@@ -4,6 +4,7 @@ scripts that read --json, and a writer stopped at its commit point."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -16,9 +17,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ingest import submission
 from ingest.records import ParseError
+from ingest.units import UNITS
+from ingest.units import quantity as quantity_of
+from ingest.vocabulary import METRIC_COLUMNS
 from perfwh.core.commit import JOURNAL, Transaction
 from perfwh.core.files import scratch_directory
 from test_reliability import (PERFWH, add_killed_after_its_first_rename, box,  # noqa: F401 - the fixture
@@ -133,6 +139,8 @@ def test_counts_written_as_floats_read_as_whole_numbers(box):
     ("2864.4", "#N/A", "it marks no value"),
     ("2864.4", "#DIV/0!", "it is a spreadsheet's formula error (write the number measured, or leave the cell blank)"),
     ("94.0", "190", "cpu_busy_pct is out of range: %CPU is the share of all the server's cores, at most 100"),
+    ("94.0", "094.0", "cpu_busy_pct is not a number as a report prints one: it has a leading zero"),
+    ("2864.4", "000", "msg_rate is not a number as a report prints one: it has a leading zero"),
 ])
 def test_numbers_a_report_would_not_print_say_why(box, printed, cell, says):
     lines = three_sizes(box["tmp"] / "plain.csv", "range box").read_text().splitlines()
@@ -140,6 +148,84 @@ def test_numbers_a_report_would_not_print_say_why(box, printed, cell, says):
     path.write_text("\n".join([lines[0], lines[1].replace(printed, cell)]) + "\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 1 and says in done.stdout, done.stdout
+
+
+SHIFTED = """\
+product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg,notes
+ACE,13.0.2.0,shiftbox,8,Shift Route,2048,false,,,,2,050,,,
+ACE,13.0.2.0,shiftbox,8,Shift Route,20480,false,,,,1420,,,
+ACE,13.0.2.0,shiftbox,8,Shift Route,204800,false,,,,610,,,
+"""
+
+
+def test_a_number_split_at_an_unquoted_thousands_comma_is_refused_by_its_leading_zero(box):
+    """An unquoted 2,050 is two cells, 2 and 050: the row, one cell too long for a blank notes
+    column to show it, reads 050 as %CPU. A report prints no zero before a digit, so that cell
+    is refused rather than filed as 50."""
+    path = box["tmp"] / "shifted.csv"
+    path.write_text(SHIFTED)
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 1, done.stdout + done.stderr
+        errors = [line.split(": error ", 1)[1] for line in (done.stdout + done.stderr).splitlines()
+                  if ": error " in line]
+        assert errors == ["unreadable_value: 050: cpu_busy_pct is not a number as a report prints one: it "
+                          "has a leading zero, which a report never prints (a number such as 2,050 split "
+                          "at an unquoted comma?) (expected a number of % greater than 0 and at most 100 "
+                          "(a unit may follow: %))"], done.stdout
+
+
+def staged(text: str) -> tuple[list[tuple], list[tuple]]:
+    """(sub_rejects as (line, column, problem), sub_observations as (line, metric, number,
+    unit)) of a CSV read by the submission reader alone, in memory."""
+    con = duckdb.connect()
+    try:
+        with tempfile.TemporaryDirectory(prefix="perfwh-staged-") as folder:
+            path = Path(folder) / "cells.csv"
+            path.write_text(text, encoding="utf-8")
+            submission.stage(con, path, path.name, None, Path(folder))
+            return (con.sql("SELECT line, column_name, problem FROM sub_rejects ORDER BY ALL").fetchall(),
+                    con.sql("SELECT row_line, metric, number, unit FROM sub_observations ORDER BY ALL").fetchall())
+    finally:
+        con.close()
+
+
+@st.composite
+def padded_numbers(draw) -> tuple[str, str, str, str]:
+    """(column, the number as a report prints it, its unit token, zeros to put before it): a
+    positive number in the column's range (below 100 of its unit; a size below 1 GiB), with or
+    without a fraction and a unit."""
+    column = draw(st.sampled_from([*METRIC_COLUMNS, "message_size_bytes"]))
+    whole = draw(st.integers(0 if column != "message_size_bytes" else 1, 99))
+    fraction = "" if column == "message_size_bytes" else draw(st.text("0123456789", max_size=3))
+    assume(whole or fraction.strip("0"))
+    quantity = METRIC_COLUMNS[column].quantity if column in METRIC_COLUMNS else "size"
+    unit = draw(st.sampled_from(sorted(t for t, (_c, factor) in UNITS[quantity].items()
+                                       if quantity != "size" or int(factor) <= 1 << 20)))
+    return column, str(whole) + (f".{fraction}" if fraction else ""), unit, "0" * draw(st.integers(1, 3))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(padded_numbers(), st.sampled_from(["", " "]))
+def test_a_number_with_a_zero_before_a_digit_is_refused_in_every_column_and_by_every_reader(case, space):
+    """050, 007 and 00.5 are no numbers as a report prints them: the submission reader refuses
+    the cell (saying why) and files nothing of it, the reports' reader refuses it too, and the
+    same number without the zeros reads as it is printed."""
+    column, number, unit, zeros = case
+    cells = dict(product="ACME", product_version="1.0", platform="lab", scenario="Echo", msg_rate="1000")
+    rows = [dict(cells, **{column: zeros + number + space + unit}), dict(cells, **{column: number + space + unit})]
+    out = io.StringIO()
+    submission.write_rows(rows, out)
+    rejects, observations = staged(out.getvalue())
+    assert [(line, col) for line, col, _ in rejects] == [(2, column)], rejects
+    assert "leading zero" in rejects[0][2], rejects
+    quantity = METRIC_COLUMNS[column].quantity if column in METRIC_COLUMNS else "size"
+    if column in METRIC_COLUMNS:
+        assert (2, column) not in {(line, metric) for line, metric, _n, _u in observations}
+        assert (3, column, number, unit or METRIC_COLUMNS[column].token) in observations, observations
+    with pytest.raises(ParseError):
+        quantity_of(zeros + number + space + unit, quantity)
+    assert quantity_of(number + space + unit, quantity).number == number
 
 
 def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
