@@ -772,20 +772,22 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         return cell
 
     _find_headers(con, fmt)
-    # (a line repeating the header has one problem, that one, not one per cell)
-    short = f"({short} OR line IN (SELECT line FROM sub_headers))"
+    # A row whose cells are not in their columns - a cell short or too many, or the header
+    # again - has one problem, that one: none of its cells is judged, and nothing of it is read.
+    misplaced = f"({short} OR extra_cells OR line IN (SELECT line FROM sub_headers))"
     selects = [f"""SELECT line, {_q(col)} AS column_name, {shown(col)} AS printed_value, {prob} AS problem,
                           {_q(allowed[col])} AS expected, 'unreadable' AS kind
-                   FROM sub_checked WHERE {prob} IS NOT NULL AND NOT {short}""" for col, prob in cells]
-    # (a short row's cells are not in their columns: its one problem is the cell it lacks)
+                   FROM sub_checked WHERE {prob} IS NOT NULL AND NOT {misplaced}""" for col, prob in cells]
     for col in REQUIRED_COLUMNS:
         selects.append(f"""SELECT line, {_q(col)}, NULL, {_q(col + ' is blank')}, {_q('a ' + col)},
-                                  'missing' FROM sub_checked WHERE {col} IS NULL AND NOT {short}""")
+                                  'missing' FROM sub_checked WHERE {col} IS NULL AND NOT {misplaced}""")
     any_metric = " OR ".join(f"{m} IS NOT NULL" for m in METRIC_COLUMNS)
     selects.append(f"""SELECT line, NULL, NULL, 'the row has no measured value',
                               {_q('at least one of ' + ', '.join(METRIC_COLUMNS))}, 'missing'
-                       FROM sub_checked WHERE NOT ({any_metric}) AND NOT {short}""")
-    selects.append(f"""SELECT line, NULL, NULL, 'the row has more cells than the header',
+                       FROM sub_checked WHERE NOT ({any_metric}) AND NOT {misplaced}""")
+    selects.append(f"""SELECT line, NULL, NULL,
+                              'the row has more cells than the header (a comma in a cell not quoted, '
+                              || 'as in 24,000?): each cell after it would be read in the wrong column',
                               {_q(f'{len(fmt.header)} cells, as in the header')}, 'unreadable'
                        FROM sub_checked WHERE extra_cells""")
     selects.append(f"""SELECT line, NULL, NULL,
@@ -817,7 +819,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     con.sql(f"""
         CREATE OR REPLACE TEMP VIEW sub_rows AS
         SELECT * FROM sub_checked
-        WHERE NOT ({bad_key} OR {required} OR extra_cells OR {short})
+        WHERE NOT ({bad_key} OR {required} OR {misplaced})
           AND line NOT IN (SELECT line FROM sub_examples)""")
 
 

@@ -515,6 +515,44 @@ def test_a_row_of_fewer_cells_than_the_header_is_refused_not_read_shifted(tmp_pa
         ("unreadable_value", 3)]
 
 
+UNQUOTED_THOUSANDS = """\
+product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg
+ACE,13.0.2.0,tbox,8,T Route,2048,false,,,,24,000,92.4,0.308
+ACE,13.0.2.0,tbox,8,T Route,4096,false,,,,23000,92.4,0.321
+"""
+
+
+def test_a_row_of_more_cells_than_the_header_is_one_error_and_nothing_of_it_is_read(tmp_path, sandbox):
+    """An unquoted 24,000 is two cells, 24 and 000, and moves every later cell a column to the
+    right: like a short row, the row is one error naming its line and the cells expected, its
+    cells are not judged (000 is no %CPU of it), and nothing of it is filed, by check or add."""
+    path = tmp_path / "unquoted-thousands.csv"
+    path.write_text(UNQUOTED_THOUSANDS, encoding="utf-8")
+    said = ("the row has more cells than the header (a comma in a cell not quoted, as in 24,000?): each "
+            "cell after it would be read in the wrong column (expected 13 cells, as in the header)")
+    with checked(path, warehouse=sandbox["db"], sources_file=sandbox["sources"]) as (result, con):
+        read = con.sql("SELECT DISTINCT row_line FROM raw_observations WHERE source = ?",
+                       params=[path.name]).fetchall()
+    assert [(f["rule"], f["source_line"], f["metric"], f["message"]) for f in result.errors] == [
+        ("unreadable_value", 2, None, said)], result.findings
+    assert read == [(3,)]
+    refused = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"])
+    assert refused.returncode == 1 and "1 unwaived error" in refused.stderr, refused.stderr
+    done = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "unreadable_value@2", "--reason", "the row is filed again, quoted")
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(sandbox["db"]), read_only=True)
+    try:
+        filed = con.sql("SELECT row_line, metric, printed_value FROM raw_observations WHERE source = ? "
+                        "ORDER BY ALL", params=[path.name]).fetchall()
+        rejects = con.sql("SELECT line, column_name, problem FROM raw_rejects WHERE source = ?",
+                          params=[path.name]).fetchall()
+    finally:
+        con.close()
+    assert filed == [(3, "cpu_busy_pct", "92.4"), (3, "cpu_ms_per_msg", "0.321"), (3, "msg_rate", "23000")]
+    assert [(line, column) for line, column, _problem in rejects] == [(2, None)]
+
+
 def test_a_repeated_header_is_one_error_saying_so(tmp_path, built_warehouse):
     """Two exports joined into one file leave the second's header among the rows (its case and
     units as the first printed them): one error on that line saying what it is, not one per
