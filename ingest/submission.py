@@ -97,6 +97,7 @@ def sniff(path: Path) -> CsvFormat:
         if codec != "utf-8":
             raise ParseError(f"not valid {codec} text ({err.reason})", None,
                              expected="a CSV saved as UTF-8, UTF-16 (with BOM) or Windows-1252 text") from None
+        _refuse_mixed_encodings(path)
         codec = "cp1252"
         notes.append("not UTF-8: read as Windows-1252 (Latin-1) text, as Excel on Windows saves CSV")
         try:
@@ -126,6 +127,42 @@ def sniff(path: Path) -> CsvFormat:
         notes.append(units)
     return CsvFormat(path, codec, delimiter, header, line_count, quoted, blank, notes,
                      [c.strip() for c in cells])
+
+
+def _refuse_mixed_encodings(path: Path) -> None:
+    """ParseError for a file that is not UTF-8 yet writes characters as UTF-8 does (rows pasted
+    from two exports): read as Windows-1252, as a file that is not UTF-8 is, its UTF-8 names
+    would be garbled ("Café" filed as "CafÃ©", another scenario than the same name typed in the
+    other rows). Names the first line that is not UTF-8 and the first that holds UTF-8."""
+    bad = good = char = None
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.isascii():
+                continue
+            if bad is None and not _is_utf8(line):
+                bad = number
+            if good is None and (char := _utf8_character(line)):
+                good = number
+            if bad and good:
+                where = "it holds UTF-8 too" if good == bad else f"line {good} is"
+                raise ParseError(f"mixes two encodings: line {bad} is not UTF-8, but {where} ({char!r} "
+                                 f"would read as {char.encode('utf-8').decode('cp1252', 'replace')!r}): "
+                                 "read as either, the other's names would be garbled", bad,
+                                 expected="the file saved in one encoding, e.g. as 'CSV UTF-8' from Excel")
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _utf8_character(line: bytes) -> str | None:
+    """The first character the line writes as UTF-8 writes one of several bytes, or None."""
+    text = line.decode("utf-8", errors="replace")  # U+FFFD for each byte that is no UTF-8
+    return next((c for c in text if c > "\x7f" and c != "\ufffd"), None)
 
 
 def _scan(path: Path, codec: str) -> tuple[str, int, bool, bool]:

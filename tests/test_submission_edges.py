@@ -79,6 +79,68 @@ def test_a_submission_reads_back_as_text_in_its_own_encoding(tmp_path, encoding)
     assert lines[1].number == 2
 
 
+MIXED_HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+                "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+MIXED_ROWS = [("ACE,13.0.2.0,mixbox,8,Café Route,2048,false,,,,24000,92.4,0.308\n", "utf-8"),
+              ("ACE,13.0.2.0,mixbox,8,Café Route,4096,false,,,,23000,92.4,0.321\n", "utf-8"),
+              ("ACE,13.0.2.0,mixbox,8,Café Route,8192,false,,,,22000,92.4,0.336\n", "cp1252")]
+
+
+def test_a_file_of_utf8_and_windows_1252_rows_is_refused_naming_a_line_of_each(box):
+    """Rows pasted from two exports, two in UTF-8 and one in Windows-1252: read as Windows-1252,
+    as a file that is not UTF-8 is, the UTF-8 rows' "Café" would be filed as "CafÃ©". Refused
+    as unreadable (status 2) by check and add alike, naming the first line that is not UTF-8 and
+    one that is; nothing is filed."""
+    path = box["tmp"] / "mixed.csv"
+    path.write_bytes(MIXED_HEADER.encode() + b"".join(row.encode(codec) for row, codec in MIXED_ROWS))
+    said = (f"{path}:4: mixes two encodings: line 4 is not UTF-8, but line 2 is ('é' would read as "
+            "'Ã©'): read as either, the other's names would be garbled (expected the file saved in one "
+            "encoding, e.g. as 'CSV UTF-8' from Excel)\n")
+    before = state(box)
+    for command in ("check", "add"):
+        done = perfwh(box, command, path)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith(f"perfwh {command}: ") and done.stderr.endswith(said), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+    assert state(box) == before
+
+
+@st.composite
+def encoded_rows(draw) -> tuple[bytes, list[str], list[str]]:
+    """(a submission's bytes, each row's text, each row's encoding): rows whose scenario may
+    hold accented letters, each in UTF-8 or Windows-1252 (letters that no two bytes of
+    Windows-1252 could also spell in UTF-8)."""
+    names = draw(st.lists(st.text("abcXYZ éüñçøà", min_size=1, max_size=8).map(str.strip).filter(bool),
+                          min_size=1, max_size=6))
+    rows = [f"ACME,1.0,lab,8,{name},{1024 * n},false,,,,1000,,1.5\n" for n, name in enumerate(names, 1)]
+    codecs = draw(st.lists(st.sampled_from(["utf-8", "cp1252"]), min_size=len(rows), max_size=len(rows)))
+    data = MIXED_HEADER.encode() + b"".join(row.encode(codec) for row, codec in zip(rows, codecs))
+    return data, rows, codecs
+
+
+@settings(max_examples=60, deadline=None)
+@given(encoded_rows())
+def test_a_file_is_read_in_its_one_encoding_and_refused_when_it_mixes_two(case):
+    """UTF-8 throughout, or Windows-1252 throughout, reads as the text written; a file whose
+    rows are in both (each holding an accented letter) is refused, naming the first line that
+    is not UTF-8 and the first that is."""
+    data, rows, codecs = case
+    accented = [not row.isascii() for row in rows]
+    in_1252 = [n for n, (a, c) in enumerate(zip(accented, codecs), 2) if a and c == "cp1252"]
+    in_utf8 = [n for n, (a, c) in enumerate(zip(accented, codecs), 2) if a and c == "utf-8"]
+    with tempfile.TemporaryDirectory(prefix="perfwh-encodings-") as folder:
+        path = Path(folder) / "rows.csv"
+        path.write_bytes(data)
+        if in_1252 and in_utf8:
+            with pytest.raises(ParseError, match="mixes two encodings") as raised:
+                submission.sniff(path)
+            assert raised.value.line == in_1252[0]
+            assert f"line {in_1252[0]} is not UTF-8, but line {in_utf8[0]} is" in raised.value.message
+            return
+        assert submission.sniff(path).encoding == ("cp1252" if in_1252 else "utf-8")
+        assert [line.text + "\n" for line in submission.lines_of(path)][1:] == rows
+
+
 def test_column_names_and_kinds_in_any_documented_spelling(box):
     lines = three_sizes(box["tmp"] / "plain.csv", "spelling box").read_text().splitlines()
     header = lines[0].replace("product,product_version", "Product, Product_Version ")
