@@ -597,9 +597,12 @@ def _vocabulary_notes(con, fmt: CsvFormat) -> None:
 def _name_nearest(con) -> None:
     """Each cell refused as an unknown word of the vocabulary (a concurrency kind, a
     persistence, a T-shirt) names the nearest documented word (fewest edits of the folded
-    forms) where it is near - at most half the word's letters changed (a slip: "persistant",
-    "Medum") -, else none (the problem lists the documented words): "maybe" is no slip of
-    "false", and naming it would suggest an answer the file never gave. In sub_rejects."""
+    forms, two neighbours swapped being one) among those it is near - at most half the letters
+    of the word, and of the cell, changed (a slip: "persistant", "Medum", "yse") -, else none
+    (the problem lists the documented words): "maybe" is no slip of "false", and naming it would
+    suggest an answer the file never gave. So a word or a cell of one letter is near nothing but
+    itself: "7", "X" or "2" is no slip of s (Small) or y (a digit is no slip of a letter), nor
+    "o" of no. In sub_rejects."""
     kinds = [(w, k.name) for k in CONCURRENCY_KINDS.values() for w in (k.name, k.label, *k.synonyms)]
     vocabularies = {
         "concurrency_kind": ("concurrency_kind is not a concurrency kind", kinds),
@@ -613,16 +616,17 @@ def _name_nearest(con) -> None:
         fold_value, fold_word = FOLD_SQL.format("v.value"), FOLD_SQL.format("w.word")
         con.sql(f"""
             UPDATE sub_rejects SET problem = problem || ' (the nearest documented word: ' || n.shown || ')'
-            FROM (SELECT v.value, arg_min(w.shown, w.edits * 1000 + w.rank) AS shown,
-                         arg_min(length(w.folded), w.edits * 1000 + w.rank) AS letters, min(w.edits) AS edits
+            FROM (SELECT v.value, arg_min(w.shown, w.edits * 1000 + w.rank) AS shown
                   FROM (SELECT DISTINCT printed_value AS value FROM sub_rejects
                         WHERE column_name = {_q(column)} AND problem = {_q(problem)}) v
-                  CROSS JOIN LATERAL (SELECT w.shown, w.rank, {fold_word} AS folded,
-                                             levenshtein({fold_value}, {fold_word}) AS edits
+                  CROSS JOIN LATERAL (SELECT w.shown, w.rank,
+                                             least(length({fold_word}), length({fold_value})) AS letters,
+                                             damerau_levenshtein({fold_value}, {fold_word}) AS edits
                                       FROM (VALUES {known}) w(word, shown, rank)) w
+                  WHERE w.edits <= w.letters // 2
                   GROUP BY v.value) n
             WHERE sub_rejects.column_name = {_q(column)} AND sub_rejects.problem = {_q(problem)}
-              AND sub_rejects.printed_value = n.value AND n.edits <= greatest(1, n.letters // 2)""")
+              AND sub_rejects.printed_value = n.value""")
 
 
 def _topology_sql(column: str) -> str:

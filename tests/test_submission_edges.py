@@ -777,3 +777,38 @@ def test_common_words_are_read_with_a_note_and_unknown_ones_name_the_nearest(tmp
     # no slip of any word: none is put in the file's mouth, the documented words are listed
     assert "nearest" not in refused[(9, "persistent")]
     assert "expected one of true, yes, y, 1, persistent, false, no" in refused[(9, "persistent")]
+
+
+def nearest_named(column: str, cell: str) -> list[str]:
+    """The nearest documented words the reader names for ``cell`` in ``column`` of a T-shirt
+    row (none where the cell is a word of the vocabulary or nothing is near it)."""
+    row = dict(product="ACME", product_version="1.0", platform="OpenShift", scenario="Echo",
+               persistent="false", concurrency_kind="tshirt", concurrency="Small", msg_rate="1000")
+    out = io.StringIO()
+    submission.write_rows([dict(row, **{column: cell})], out)
+    rejects, _observations = staged(out.getvalue())
+    return [problem.split("(the nearest documented word: ", 1)[1].rstrip(")")
+            for _line, _column, problem in rejects if "nearest documented word" in problem]
+
+
+@pytest.mark.parametrize("column, cell, nearest", [
+    ("concurrency", "7", []), ("concurrency", "X", []), ("concurrency", "XL", []),
+    ("persistent", "2", []), ("persistent", "10", []), ("persistent", "O", []), ("concurrency_kind", "2", []),
+    ("persistent", "yse", ["yes"]), ("persistent", "ye", ["yes"]), ("persistent", "n0", ["no"]),
+    ("concurrency", "Smal", ["Small"]), ("concurrency_kind", "tshrit", ["tshirt"]),
+])
+def test_a_short_word_is_named_near_only_where_it_is_a_slip(column, cell, nearest):
+    """At most half the letters of the documented word and of the cell changed, two neighbours
+    swapped being one change: a word of one letter (s for Small, y for yes) is near nothing but
+    itself, so "7", "X" or "2" is refused with the documented words alone - a digit is no slip
+    of a letter, nor XL of L - while "yse" and "ye" are slips of yes."""
+    assert nearest_named(column, cell) == nearest
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["concurrency", "persistent", "concurrency_kind"]),
+       st.characters(min_codepoint=33, max_codepoint=126))
+def test_one_character_is_named_the_slip_of_no_word(column, char):
+    """A one-character cell is a documented word (s, y, 1) or refused without a nearest word:
+    changing its one character would change all of it ("o" is no slip of no, nor "2" of y)."""
+    assert nearest_named(column, char) == []
