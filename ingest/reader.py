@@ -39,6 +39,11 @@ def read_text(path: Path) -> list[Line]:
     return text_lines(text)
 
 
+# Spreadsheet files people try first: a workbook is no text, and saying so beats "NUL bytes".
+WORKBOOK_MAGIC = {b"PK\x03\x04": "a ZIP archive, as an Excel workbook (.xlsx) or an OpenDocument sheet is",
+                  b"\xd0\xcf\x11\xe0": "an Excel 97-2003 workbook (.xls)"}
+
+
 def read_lines(path: Path) -> list[Line]:
     """Lines of a report file: PDF through its text layer, anything else as UTF-8 text."""
     path = Path(path)
@@ -46,7 +51,17 @@ def read_lines(path: Path) -> list[Line]:
         magic = handle.read(5)
     if magic == b"%PDF-":
         return _pdf_lines_cached(path)
+    refuse_workbook(magic, str(path))
     return read_text(path)
+
+
+def refuse_workbook(head: bytes, file: str | None = None) -> None:
+    """A spreadsheet's workbook (whatever its name says) is refused naming what it is."""
+    for start, what in WORKBOOK_MAGIC.items():
+        if head.startswith(start):
+            raise ParseError(f"{what}, not text", 1, file,
+                             expected="a CSV in the submission template (in Excel: Save As, "
+                                      "'CSV UTF-8'), or a report's text or PDF")
 
 
 # -- the lines of a PDF, read once per content --------------------------------------------

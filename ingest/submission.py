@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .printable import ACTING_CATEGORIES
-from .reader import text_lines
+from .reader import refuse_workbook, text_lines
 from .records import Line, ParseError
 from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, LEADING_ZERO_PATTERN, NUMBER_PATTERN, UNITS
@@ -89,6 +89,7 @@ def sniff(path: Path) -> CsvFormat:
     path = Path(path)
     with open(path, "rb") as handle:
         head = handle.read(4096)
+    refuse_workbook(head)
     codec, note = _decoder_for(head)
     notes = [note] if note else []
     try:

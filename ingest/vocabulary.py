@@ -283,6 +283,15 @@ def config_label(kind: str | None, concurrency: Any = None, replicas: Any = None
     return text
 
 
+def platform_label(platform: str, cores: Any = None, with_cores: bool = False) -> str:
+    """A platform for people: its name, and ``with_cores`` (where one source names machines of
+    several core counts alike: a lab's 8-core and 16-core "lab box") its cores, without which
+    rows of the two machines would read as one's."""
+    if not with_cores:
+        return platform
+    return f"{platform} ({_number(cores)} cores)" if cores is not None else f"{platform} (cores not given)"
+
+
 def topology_label(topology: str | None, queue_managers: Any = None,
                    simulated_latency_ms: Any = None) -> str | None:
     """A deployment for people: 'HA group, 10 queue managers, 2 ms simulated latency'."""

@@ -107,10 +107,7 @@ def persistence_label(persistent) -> str:
 
 def series_label(key: dict, with_cores: bool = False) -> str:
     version = key["product_version"] + (f" + {key['fix_pack']}" if key.get("fix_pack") else "")
-    platform = key["platform"]
-    if with_cores:
-        cores = key.get("server_cores")
-        platform += f" ({cores} cores)" if cores is not None else " (cores not given)"
+    platform = vocabulary.platform_label(key["platform"], key.get("server_cores"), with_cores)
     return (f"{key['product']} {version} on {platform} | {key['scenario']} | "
             f"{persistence_label(key.get('persistent'))} | {config_label(key)} | {key['source']}")
 

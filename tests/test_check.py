@@ -604,6 +604,10 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
         for size, rate, cost in ((120, "2864.4", "2.6"), (1384, "1362.3", "5.5"))])
     done = perfwh("add", good, "--db", sandbox["db"], "--sources", sandbox["sources"])
     assert done.returncode == 0, done.stderr
+    # not the project's warehouse: `make` would rebuild the project's notebooks and site, not these
+    assert done.stdout.rstrip().endswith(
+        f"now stale: `make` rebuilds the project's own warehouse's, so for {sandbox['db']} run `perfwh "
+        f"notebooks --db {sandbox['db']} --out FOLDER` and `perfwh site --db {sandbox['db']} --out FOLDER`.")
     filed = sandbox["raw"] / "submissions" / "new-results.csv"
     assert filed.read_bytes() == good.read_bytes()
     entry = yaml.safe_load(sandbox["sources"].read_text())["reports"][-1]
@@ -799,15 +803,15 @@ def test_out_never_overwrites_the_submission_or_the_warehouse(tmp_path, built_wa
 
 
 def test_out_never_writes_into_the_raw_layer(tmp_path, sandbox):
-    """The raw layer's manifest, a raw report, a filed submission or a new file beside them:
-    raw files are never changed, so --out there is refused before the check runs (status 2)
-    and the raw layer is as it was - for the manifest given with --sources and for the
-    project's own, whichever manifest the check reads. `build --out` likewise."""
+    """The raw layer's manifest, a raw report, or a new file among the reports or the
+    submissions: raw files are never changed, so --out there is refused before the check runs
+    (status 2) and the raw layer is as it was - for the manifest given with --sources and for
+    the project's own, whichever manifest the check reads. `build --out` likewise."""
     path = write_csv(tmp_path / "lab.csv", typo_rows(2))
     before = state(sandbox)
     raw = sandbox["raw"]
     report = next(p for p in (raw / "reports").iterdir() if p.suffix == ".txt")
-    for out in (sandbox["sources"], report, raw / "findings.txt", raw / "reports" / "findings.txt"):
+    for out in (sandbox["sources"], report, raw / "reports" / "findings.txt", raw / "submissions" / "f.txt"):
         done = perfwh("check", path, "--db", sandbox["db"], "--sources", sandbox["sources"], "--out", out)
         assert done.returncode == 2, done.stderr
         assert done.stderr.splitlines() == [f"perfwh check: error: --out {out}: lies in the raw layer "
@@ -819,7 +823,7 @@ def test_out_never_writes_into_the_raw_layer(tmp_path, sandbox):
     done = perfwh("check", path, "--db", sandbox["db"], "--sources", sandbox["sources"], "--out", project)
     assert done.returncode == 2 and "lies in the raw layer" in done.stderr
     assert project.read_bytes() == manifest
-    built = perfwh("build", "--raw", raw, "--sources", sandbox["sources"], "--out", raw / "w.duckdb",
+    built = perfwh("build", "--raw", raw, "--sources", sandbox["sources"], "--out", raw / "reports" / "w.duckdb",
                    "--rules", "none", "-q")
     assert built.returncode == 1 and "lies in the raw layer" in built.stderr
     assert state(sandbox) == before

@@ -436,6 +436,14 @@ def test_odd_files_get_clear_messages(box):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
     done = perfwh(box, "check", binary)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+    # a workbook, named as one or as a CSV: said to be one, with what to save instead
+    for name, head in (("lab.xlsx", b"PK\x03\x04\x14\x00\x06\x00"), ("lab.csv", b"PK\x03\x04\x14\x00"),
+                       ("old.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
+        workbook = box["tmp"] / name
+        workbook.write_bytes(head + b"\x00" * 64)
+        done = perfwh(box, "check", workbook)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert "workbook" in done.stderr and "'CSV UTF-8'" in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("name", ["results [1].csv", "star*.csv", "what?.csv", "ünïcode name.csv"])

@@ -271,6 +271,54 @@ def test_the_overview_is_counted_from_the_warehouse_oldest_report_first(pages_db
     assert listed == [common.report_page_name(r["family"]) for r in common.reports()]
 
 
+def test_machines_of_one_name_are_told_apart_and_submissions_listed_as_filed(built_warehouse, tmp_path,
+                                                                            monkeypatch):
+    """A lab's file of an 8-core and a 16-core "lab box" (and a row leaving its cores blank),
+    filed after another submission: the overview lists the submissions in the order they were
+    filed and each machine of the lab once, with its cores; the report page's rows and the
+    explorer's name the machine they ran on, so that their rows do not read as repeats."""
+    import subprocess
+    import sys
+    import shutil
+
+    from perfwh.core.paths import RAW_DIR
+
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, raw)
+    db = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(built_warehouse, db)
+    header = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+              "concurrency_kind,concurrency,replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+    files = {"zz-first.csv": header + "ACE,12.0.1.0,bench,4,Echo,1024,false,,,,8000.0,80.0,0.400\n",
+             "aa-second.csv": header + "".join(
+                 f"ACE,12.0.12.0,lab box,{cores},Enrich,{kb * 1024},false,,,,{cores * 950 / cost:.1f},95.0,{cost:.3f}\n"
+                 for cores in (8, 16) for kb, cost in ((1, 0.427), (10, 0.483), (100, 1.025)))
+             + "ACE,12.0.12.0,lab box,,Enrich,1048576,false,,,,800.0,95.0,9.500\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "perfwh.cli", "add", str(tmp_path / name), "--db", str(db),
+                               "--sources", str(raw / "sources.yml")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+    monkeypatch.setenv(DB_ENV, str(db))
+    common.reset()
+    try:
+        sources = [r["source"] for r in common.reports()]
+        assert sources[-2:] == ["zz-first.csv", "aa-second.csv"]
+        listed = overview.reports_table()
+        assert ("lab box (8 cores) (as submitted), lab box (16 cores) (as submitted), "
+                "lab box (cores not given) (as submitted)") in listed
+        assert "bench (as submitted)" in listed  # one machine of its name: no cores said
+        rid = [r["report_id"] for r in common.reports() if r["source"] == "aa-second.csv"][0]
+        platforms = {f["source_line"]: f["platform"] for f in report._report_facts(rid)}
+        assert [platforms[line] for line in (2, 5, 8)] == ["lab box (8 cores)", "lab box (16 cores)",
+                                                          "lab box (cores not given)"]
+        rows = [r for r in explorer.data() if r["where"].startswith("aa-second.csv")]
+        assert {r["platform"] for r in rows} == {"lab box (8 cores)", "lab box (16 cores)",
+                                                 "lab box (cores not given)"}
+    finally:
+        common.reset()
+
+
 def test_gitignore_holds_what_quarto_render_would_add():
     """`quarto render` appends /.quarto/ and **/*.quarto_ipynb to .gitignore when those exact
     lines are missing (quarto-cli src/project/project-gitignore.ts), and the pre-render step

@@ -109,16 +109,34 @@ def _rate(text: str) -> float:
     from ingest.vocabulary import MAX_RATE
     from models.sizing import MIN_RATE
 
-    # digits as written in plain ASCII: float() also reads "1_000" and other scripts' digits
-    if not _PLAIN_NUMBER.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second (e.g. "
-                                         "500, 1200.5 or 1e6)")
-    value = float(text)
+    # digits as written in plain ASCII: float() also reads "1_000" and other scripts' digits;
+    # else a rate as a submission's cell prints one (1k, 2.5M, 1,200, 500 msgs/s: the unit table)
+    if _PLAIN_NUMBER.fullmatch(text):
+        value = float(text)
+    else:
+        value = _printed_rate(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of messages per second (e.g. "
+                                             "500, 1200.5, 1e6, 1.5k or 2M)")
     if not math.isfinite(value) or not MIN_RATE <= value <= MAX_RATE:
         raise argparse.ArgumentTypeError(
             f"{text!r}: the rate must be a number of messages per second from {MIN_RATE:g} to "
             f"{MAX_RATE:.0e}")
     return value
+
+
+def _printed_rate(text: str) -> float | None:
+    """A rate written as a submission's cell may print it, in msgs/s; None if it is none."""
+    from decimal import Decimal
+
+    from ingest.records import ParseError
+    from ingest.units import UNITS, quantity
+
+    try:
+        read = quantity(text, "rate")
+    except ParseError:
+        return None
+    return float(Decimal(read.number) * Decimal(UNITS["rate"][read.unit][1]))
 
 
 # Readers: an interruption has nothing to undo (main's message says so).

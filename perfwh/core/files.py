@@ -22,12 +22,15 @@ def temporary_path(target: Path, suffix: str = "", pid: int | None = None) -> Pa
 
 
 def in_raw_layer(path: Path, raw_folder: Path) -> bool:
-    """Whether ``path`` lies in the raw layer's folder (its manifest, sources.yml, and the
-    reports and submissions beside and below it). Its files are never changed - `perfwh add`
-    only adds one - so no output may be written there."""
+    """Whether writing ``path`` would change the raw layer in ``raw_folder`` (its manifest,
+    sources.yml, and the reports and submissions beside and below it): an existing file of
+    it, or any file in one of its subfolders, where only raw files lie. Raw files are never
+    changed - `perfwh add` only adds one."""
     raw = Path(raw_folder).resolve()
     target = Path(path).resolve()
-    return target == raw or raw in target.parents
+    if raw not in target.parents:
+        return False
+    return target.exists() or target.parent != raw
 
 
 def output_folder_problem(folder: Path, marker: str, writer: str, also_ours=lambda _p: False) -> str | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ingest.printable import one_line
 from perfwh.core.files import remove_database_wal
+from perfwh.core.paths import WAREHOUSE
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
@@ -48,6 +49,7 @@ class AddResult:
     waived: int
     revision_of: str | None
     notes: list[str]
+    warehouse: Path = WAREHOUSE
 
     def message(self) -> str:
         text = f"added {one_line(str(self.target))} ({counted(self.rows, 'row')}"
@@ -55,8 +57,18 @@ class AddResult:
             text += f", {counted(self.waived, 'waived finding')}"
         text += "); sources.yml, the warehouse, its findings and its models updated"
         if self.revision_of:
-            text += f"; {one_line(self.revision_of)} is retired (kept in data/raw, no longer in the facts)"
-        return text + ". The notebooks and the site are now stale: run `make` to rebuild them."
+            text += (f"; {one_line(self.revision_of)} is retired (kept in {one_line(str(self.target.parent.parent))}, "
+                     "no longer in the facts)")
+        return text + ". The notebooks and the site are now stale: " + self._rebuild() + "."
+
+    def _rebuild(self) -> str:
+        """How to rebuild what reads the warehouse: `make` for the project's own; for another
+        (a copy given with --db), the commands that read it, since `make` reads the project's."""
+        if self.warehouse.resolve() == WAREHOUSE.resolve():
+            return "run `make` to rebuild them"
+        db = one_line(str(self.warehouse))
+        return (f"`make` rebuilds the project's own warehouse's, so for {db} run `perfwh notebooks --db {db} "
+                f"--out FOLDER` and `perfwh site --db {db} --out FOLDER`")
 
 
 def _refuse_name(path: Path) -> None:
@@ -122,7 +134,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         remove_database_wal(scratch)
         transaction.stage_copy(path, target)
         transaction.commit()
-    return AddResult(target, result.rows, len(waivers), revision_of, result.notes)
+    return AddResult(target, result.rows, len(waivers), revision_of, result.notes, warehouse)
 
 
 def _require_in_step(warehouse: Path, sources_file: Path) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 
+from ingest.vocabulary import platform_label
 from perfwh.core.paths import warehouse_path
 from perfwh.publish.html import Html, anchor_id, join, link, tag
 
@@ -47,7 +48,7 @@ def reset() -> None:
     if _CON is not None:
         _CON.close()
     _CON = None
-    for cached in (relations, reports, family_of, flags_by_fact, findings_by_claim):
+    for cached in (relations, reports, family_of, flags_by_fact, findings_by_claim, platforms_named_alike):
         cached.cache_clear()
 
 
@@ -94,11 +95,27 @@ def columns_of(name: str) -> list[str]:
 
 @lru_cache(maxsize=None)
 def reports() -> list[dict]:
-    """Every current source (retired ones left out), oldest first."""
+    """Every current source (retired ones left out), oldest first; those published the same
+    day (submissions filed together) in the order they were filed."""
     retired = "WHERE retired_by IS NULL" if "retired_by" in columns_of("dim_report") else ""
     year = "published_year" if "published_year" in columns_of("dim_report") else "year(published_date)"
     return query(f"SELECT *, {year} AS year FROM dim_report {retired} "
-                 "ORDER BY year NULLS LAST, published, report_id")
+                 "ORDER BY year NULLS LAST, published, filed_order, source")
+
+
+@lru_cache(maxsize=None)
+def platforms_named_alike() -> frozenset[tuple[str, str]]:
+    """(source, platform name) of the sources naming machines of several core counts alike (a
+    lab's 8-core and 16-core "lab box"): there a platform is labelled with its cores
+    (`ingest.vocabulary.platform_label`)."""
+    return frozenset((source, platform) for source, platform in query_table("""
+        SELECT r.source, pl.platform FROM dim_platform pl JOIN dim_report r USING (report_id)
+        GROUP BY ALL HAVING count(DISTINCT coalesce(CAST(pl.cores AS VARCHAR), '-')) > 1""")[1])
+
+
+def platform_of(source: str, platform: str | None, cores) -> str | None:
+    """The platform as people read it in ``source`` (its cores where its name is shared)."""
+    return None if platform is None else platform_label(platform, cores, (source, platform) in platforms_named_alike())
 
 
 @lru_cache(maxsize=None)

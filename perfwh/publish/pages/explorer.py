@@ -7,7 +7,7 @@ from collections import Counter
 from ingest.vocabulary import CONCURRENCY_KINDS, config_label, persistence_label, size_label, topology_label
 from perfwh.publish.html import Html, chart, note, plain
 
-from .common import ALL, fitted_log_scale, query
+from .common import ALL, fitted_log_scale, platform_of, query
 
 # Pixels for the y axes' tick labels: the widest a cost is labelled ("20,000") or a rate
 # ("300k", with SI prefixes), with the ticks and padding.
@@ -19,7 +19,7 @@ FILTERS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scena
 def data() -> list[dict]:
     rows = query("""
         SELECT m.measurement_id, m.source, m.source_line, m.source_table, r.family AS report,
-               m.product || ' ' || m.product_version AS product, m.platform, m.scenario,
+               m.product || ' ' || m.product_version AS product, m.platform, m.server_cores, m.scenario,
                m.message_size_bytes AS size, m.persistent, m.concurrency_kind, m.concurrency, m.replicas,
                m.tshirt, m.topology, m.queue_managers, m.simulated_latency_ms,
                m.msg_rate AS rate, m.cpu_ms_per_msg AS cost, m.cpu_busy_pct AS cpu_pct,
@@ -30,6 +30,7 @@ def data() -> list[dict]:
                  m.source_line, m.measurement_id""")
     out = []
     for r in rows:
+        r["platform"] = platform_of(r["source"], r["platform"], r["server_cores"])
         kind = CONCURRENCY_KINDS.get(r["concurrency_kind"] or "")
         deployment = topology_label(r["topology"], r["queue_managers"], r["simulated_latency_ms"])
         if kind is not None and kind.peak_load:

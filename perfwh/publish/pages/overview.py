@@ -4,7 +4,7 @@ from __future__ import annotations
 from ingest.vocabulary import kind_label, size_label
 from perfwh.publish.html import Html, anchor_id, chart, esc, link, plain, table, tag
 
-from .common import number_words, query, report_href, reports, source_link
+from .common import number_words, platform_of, query, report_href, reports, source_link
 
 
 def intro() -> Html:
@@ -31,19 +31,26 @@ def reports_table() -> Html:
                                   ORDER BY p.product || ' ' || p.product_version)
                   FROM fact_metric_value f JOIN dim_product p USING (product_id)
                   WHERE f.report_id = r.report_id) AS products,
-               (SELECT string_agg(pl.platform || ' (' || coalesce(pl.deployment, '?') || ')', ', '
-                                  ORDER BY pl.platform)
+               (SELECT list({'platform': pl.platform, 'cores': pl.cores, 'deployment': pl.deployment}
+                            ORDER BY pl.platform, pl.cores NULLS LAST)
                   FROM dim_platform pl WHERE pl.report_id = r.report_id) AS platforms,
                (SELECT count(*) FROM dim_source_table t WHERE t.report_id = r.report_id) AS tables,
                (SELECT count(*) FROM fact_metric_value f WHERE f.report_id = r.report_id) AS numbers
         FROM dim_report r""")
     by_source = {r["source"]: r for r in rows}
     ordered = [by_source[r["source"]] for r in reports() if r["source"] in by_source]
-    body = [(link(r["title"], report_href(r["family"])), r["published"], r["products"], r["platforms"],
+    body = [(link(r["title"], report_href(r["family"])), r["published"], r["products"], _platforms(r),
              r["tables"], r["numbers"], r["source"]) for r in ordered]
     total = sum(r["numbers"] for r in ordered)
     return table(["Report", "Published", "Products", "Platforms", "Tables", "Numbers", "Source file"], body,
                  caption=f"{len(ordered)} sources, {total:,} numbers, oldest first")
+
+
+def _platforms(report: dict) -> str:
+    """The report's platforms with their deployment ('xLinux (bare metal)'; 'lab box (8 cores)
+    (as submitted)' where it names machines of several core counts alike)."""
+    return ", ".join(f"{platform_of(report['source'], p['platform'], p['cores'])} ({p['deployment'] or '?'})"
+                     for p in report["platforms"] or [])
 
 
 def measured() -> Html:

@@ -13,8 +13,8 @@ from perfwh.core.paths import raw_path
 from perfwh.warehouse.sources import sha256_of
 from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, stated, table, tag
 
-from .common import (finding_flag, findings_by_claim, has, metric_header, number_cell, query, report_page_name,
-                     reports, src_anchor, where)
+from .common import (finding_flag, findings_by_claim, has, metric_header, number_cell, platform_of, query,
+                     report_page_name, reports, src_anchor, where)
 
 
 _ATTRS = [("product", "Product"), ("platform", "Platform"), ("scenario", "Scenario"),
@@ -26,7 +26,7 @@ def _report_facts(report_id: int) -> list[dict]:
     rows = query("""
         SELECT f.fact_id, r.source, f.source_line, f.page, f.table_id, f.metric, f.unit, f.value,
                f.printed_value, f.message_size_printed AS size, f.observed_at,
-               p.product || ' ' || p.product_version AS product, pl.platform, s.scenario,
+               p.product || ' ' || p.product_version AS product, pl.platform, pl.cores, s.scenario,
                c.persistent, c.concurrency_kind, f.concurrency_printed, c.concurrency, c.replicas,
                c.tshirt, c.component, c.topology, c.queue_managers, c.simulated_latency_ms
         FROM fact_metric_value f
@@ -41,6 +41,7 @@ def _report_facts(report_id: int) -> list[dict]:
                    WHERE source IN (SELECT source FROM dim_report WHERE report_id = ?)) o USING (fact_id)
         WHERE f.report_id = ? ORDER BY f.table_id, o.seq, f.fact_id""", [report_id, report_id])
     for r in rows:
+        r["platform"] = platform_of(r["source"], r["platform"], r.pop("cores"))
         r["persistence"] = persistence_label(r["persistent"])
         r["deployment"] = topology_label(r["topology"], r["queue_managers"], r["simulated_latency_ms"])
         r["config"] = (config_label(r["concurrency_kind"], r["concurrency"], r["replicas"], r["tshirt"],
