@@ -343,18 +343,21 @@ def test_a_row_leaving_its_cores_blank_is_held_to_the_count_its_platforms_rows_g
                    rows + sixteen + [dict(blank, cpu_ms_per_msg="1.100")]) == []
 
 
-def test_a_row_copied_in_its_file_is_a_warning_on_the_copy(tmp_path, built_warehouse):
+def test_rows_repeated_in_a_file_are_noted_not_flagged(tmp_path, built_warehouse):
     """A line repeated number for number - the same key, with the size written another way on
-    the third - is a copied line or one measurement printed twice: a warning on each copy
-    naming the first line; the same key with other numbers is conflicting_key's error."""
+    the third - is a line copied by mistake or one measurement a report prints in two tables,
+    transcribed: only the submitter can tell, so the check names the repeats in a note (no
+    finding: transcribed reports hold them by right); the same key with other numbers is
+    conflicting_key's error."""
     base = dict(ISO_ROW, platform="dupbox", scenario="Dup Route", msg_rate="24000", cpu_busy_pct="92.4",
                 cpu_ms_per_msg="0.308", message_size_bytes=2048)
     rows = [base, base, dict(base, message_size_bytes="2KB"),
             dict(base, message_size_bytes=20480, msg_rate="19600", cpu_busy_pct="93.1", cpu_ms_per_msg="0.380")]
-    found = check(write_csv(tmp_path / "copied.csv", rows), warehouse=built_warehouse).findings
-    assert [(f["rule"], f["severity"], f["source_line"]) for f in found] == [
-        ("duplicate_row", "warning", 3), ("duplicate_row", "warning", 4)]
-    assert found[0]["message"].startswith("this row repeats line 2 number for number (Dup Route, 2048 bytes")
+    result = check(write_csv(tmp_path / "copied.csv", rows), warehouse=built_warehouse)
+    assert result.findings == []
+    [note] = [n for n in result.notes if "number for number" in n]
+    assert note.startswith("2 rows repeat an earlier row number for number (line 3 repeats line 2, "
+                           "line 4 repeats line 2): each is filed as a printing of the same measurement")
     rerun = _errors(tmp_path, built_warehouse, "rerun.csv", [base, dict(base, msg_rate="24100")])
     assert [e["rule"] for e in rerun] == ["conflicting_key"]
 

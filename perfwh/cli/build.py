@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from perfwh.core.paths import RAW_DIR, WAREHOUSE, warehouse_path
+from perfwh.core.paths import RAW_DIR, RAW_SUBMISSIONS, WAREHOUSE, warehouse_path
 
 from .common import (add_db, add_memory_limit, add_no_wait, add_sources, add_spark_master,
                      warehouse_to_update)
@@ -53,7 +53,7 @@ def _recover(args) -> int:
     with writer_lock(folder, "recover", wait=not args.no_wait):
         unfinished = (folder / JOURNAL).exists()
         raw = args.sources.resolve().parent
-        removed = recover(folder, [folder, raw, raw / "submissions"])
+        removed = recover(folder, [folder, raw, raw / RAW_SUBMISSIONS])
     if not args.quiet:
         print(f"perfwh recover: {folder}: "
               + ("finished the renames of a committed change" if unfinished else "nothing unfinished")

@@ -13,6 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .paths import RAW_FILE_FOLDERS
+
 
 def temporary_path(target: Path, suffix: str = "", pid: int | None = None) -> Path:
     """A name beside ``target`` for staging its replacement: .NAME.tmp-PID[suffix], PID this
@@ -22,15 +24,15 @@ def temporary_path(target: Path, suffix: str = "", pid: int | None = None) -> Pa
 
 
 def in_raw_layer(path: Path, raw_folder: Path) -> bool:
-    """Whether writing ``path`` would change the raw layer in ``raw_folder`` (its manifest,
-    sources.yml, and the reports and submissions beside and below it): an existing file of
-    it, or any file in one of its subfolders, where only raw files lie. Raw files are never
-    changed - `perfwh add` only adds one."""
+    """Whether writing ``path`` would change the raw layer in ``raw_folder``: an existing file
+    of it (its manifest, sources.yml, a report, a submission), or a new file among the reports
+    or submissions, where it would pass for a raw file. Raw files are never changed - `perfwh
+    add` only adds one."""
     raw = Path(raw_folder).resolve()
     target = Path(path).resolve()
     if raw not in target.parents:
         return False
-    return target.exists() or target.parent != raw
+    return target.exists() or any(raw / folder in target.parents for folder in RAW_FILE_FOLDERS)
 
 
 def output_folder_problem(folder: Path, marker: str, writer: str, also_ours=lambda _p: False) -> str | None:

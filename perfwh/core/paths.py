@@ -11,6 +11,10 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RAW_ENV = "PERFWH_RAW"
 RAW_DIR = Path(os.environ.get(RAW_ENV) or PROJECT_ROOT / "data" / "raw")
 SOURCES_FILE = RAW_DIR / "sources.yml"
+# The raw layer's folders of raw files, beside its manifest: the reports as published, and the
+# submissions `perfwh add` files.
+RAW_REPORTS, RAW_SUBMISSIONS = "reports", "submissions"
+RAW_FILE_FOLDERS = (RAW_REPORTS, RAW_SUBMISSIONS)
 CURATED_DIR = PROJECT_ROOT / "data" / "curated"
 WAREHOUSE = CURATED_DIR / "warehouse.duckdb"
 SCHEMA_DIR = PROJECT_ROOT / "schema"

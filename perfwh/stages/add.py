@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ingest.printable import one_line
 from perfwh.core.files import remove_database_wal
-from perfwh.core.paths import WAREHOUSE
+from perfwh.core.paths import RAW_SUBMISSIONS, WAREHOUSE
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
@@ -32,8 +32,6 @@ from perfwh.warehouse.sources import (SourceError, load_manifest, with_entry,
 from .check import CheckResult, GivenFacts, SubmissionError, check, format_line
 from .models import file_findings
 from .writing import stage_exports, writing
-
-SUBMISSIONS = "submissions"
 
 
 class AddError(RuntimeError):
@@ -87,14 +85,14 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
     _refuse_name(path)
     today = today or dt.date.today()
     raw_dir = sources_file.parent
-    target = raw_dir / SUBMISSIONS / path.name
+    target = raw_dir / RAW_SUBMISSIONS / path.name
     patterns = {key: reason for key, reason in waivers.items() if is_waiver_pattern(key)}
     unnamed = sorted(key for key in waivers if key not in patterns and re.search(r"[*?\[]", key))
     if unnamed:
         raise AddError(f"the waiver pattern {one_line(unnamed[0])} names no rule: a pattern waives findings of "
                        "one rule, written RULE@... (e.g. cross_table_consistency@*)", status=2)
     waivers = {key: reason for key, reason in waivers.items() if key not in patterns}
-    with writing(warehouse, "add", wait=wait, also=(raw_dir, raw_dir / SUBMISSIONS)) as transaction:
+    with writing(warehouse, "add", wait=wait, also=(raw_dir, raw_dir / RAW_SUBMISSIONS)) as transaction:
         scratch = transaction.stage(warehouse)
         rules = load_rules()
         try:

@@ -40,6 +40,7 @@ from models.tables import count_series
 from perfwh.core.files import STAGED_NAME_EXTRA, longest_name_problem, scratch_directory
 from perfwh.core.paths import SOURCES_FILE, WAREHOUSE
 from perfwh.core.progress import status
+from perfwh.core.values import counted
 from perfwh.quality.evaluate import evaluate
 from perfwh.quality.rules import FOUND, Rule, RuleError, finding_id, load_rules, stored_findings
 from perfwh.warehouse.db import (BUILD_MEMORY_LIMIT, CHECK_FIT_LIMIT, NotAWarehouse,
@@ -601,7 +602,7 @@ def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
                    [name])[0][0] + run(con, "SELECT count(DISTINCT line) FROM raw_rejects "
                                              "WHERE source = ? AND line NOT IN (SELECT source_line "
                                              "FROM stg_observations WHERE source = ?)", [name, name])[0][0]
-        notes = list(read.format.notes) if read.format else []
+        notes = (list(read.format.notes) if read.format else []) + _repeated_rows_note(con, name)
     else:
         kind = REPORT
         rows = run(con, "SELECT count(*) FROM dq_input WHERE source = ?", [name])[0][0]
@@ -613,6 +614,33 @@ def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
     if collect:
         result.findings = list(own_findings(con, result))
     return result
+
+
+# How many repeated rows a note names by line.
+NAMED_REPEATS = 5
+
+
+def _repeated_rows_note(con: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """A note on the rows of a submission that repeat an earlier row number for number (the
+    same measurement_key, every number printed alike). Each is kept as a printing of its
+    measurement, as a report's printings of one measurement in two tables are: a transcription
+    of such a report holds them by right, a line copied by mistake does not, and only the
+    submitter can tell which - so a note, not a finding of every transcribed report."""
+    repeats = run(con, """
+        SELECT min(source_line) AS first, list(source_line ORDER BY source_line)[2:] AS copies
+        FROM dq_input WHERE source = ?
+        GROUP BY measurement_key, msg_rate_printed, cpu_busy_pct_printed, cpu_ms_per_msg_printed
+        HAVING count(*) > 1 ORDER BY first""", [source])
+    if not repeats:
+        return []
+    pairs = [(copy, first) for first, copies in repeats for copy in copies]
+    named = ", ".join(f"line {copy} repeats line {first}" for copy, first in sorted(pairs)[:NAMED_REPEATS])
+    more = f" and {len(pairs) - NAMED_REPEATS:,} more" if len(pairs) > NAMED_REPEATS else ""
+    verb = "repeats" if len(pairs) == 1 else "repeat"
+    return [f"{counted(len(pairs), 'row')} {verb} an earlier row number for number ({named}{more}): each is "
+            "filed as a printing of the same measurement, as a report's printings in two tables are - the "
+            "models count it once, sums over `measurements` count every printing; delete any line copied "
+            "by mistake"]
 
 
 def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterator[dict]:

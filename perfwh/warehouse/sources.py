@@ -10,6 +10,7 @@ import yaml
 
 from ingest.printable import OneLineMessage
 from perfwh.core import yamltext
+from perfwh.core.paths import RAW_REPORTS
 
 REQUIRED = ("file", "family", "sha256", "title", "published", "origin", "retrieved")
 # A report's products and platforms are facts the manifest records; a CSV submission states
@@ -127,7 +128,7 @@ def find_raw(raw_dir: Path, name: str) -> Path:
     # by exact name: a file name may hold characters glob patterns treat specially ([ ] * ?)
     matches = sorted(p for p in Path(raw_dir).rglob("*") if p.name == name and p.is_file())
     if not matches:
-        return Path(raw_dir) / "reports" / name
+        return Path(raw_dir) / RAW_REPORTS / name
     if len(matches) > 1:
         raise SourceError(f"{raw_dir}: {name} exists more than once: "
                           + ", ".join(str(m) for m in matches))
