@@ -559,7 +559,8 @@ def _fmt(v, digits=3) -> str:
 
 def render_text(answer: dict) -> str:
     q = answer["query"]
-    lines = [f"perfwh size: {q['rate']:g} msgs/s of {q['size']} ({answer['query']['size_bytes']} bytes), "
+    byte = "byte" if q["size_bytes"] == 1 else "bytes"
+    lines = [f"perfwh size: {q['rate']:g} msgs/s of {q['size']} ({q['size_bytes']} {byte}), "
              f"scenario {q['scenario']!r}"]
     if answer["cores"] is not None:
         util = answer["utilisation"]
