@@ -644,6 +644,11 @@ SPREADSHEET_ERROR = r"^#[A-Z][A-Z0-9/]*[!?]?$"
 SCIENTIFIC = r"^[+-]?(?:\d+[.]?\d*|[.]\d+)[eE][+-]?\d+$"
 
 
+# What some locales group thousands with, and a report never does: a space (plain, no-break,
+# thin, narrow no-break) or an apostrophe (straight or curly).
+GROUP_MARK = "[ ''\u2019\u00a0\u2009\u202f]"
+
+
 def _unreadable_why_sql(column: str) -> str:
     """SQL for what a cell that is no number is instead, where that says what to write (''
     where it does not)."""
@@ -659,6 +664,9 @@ def _unreadable_why_sql(column: str) -> str:
         WHEN {_leading_zero_sql(column)}
         THEN ': it has a leading zero, which a report never prints (a number such as 2,050 split at an '
              || 'unquoted comma?)'
+        WHEN regexp_full_match(trim({column}), '[1-9][0-9]{{0,2}}(?:{GROUP_MARK}[0-9]{{3}})+(?:[.][0-9]+)?\\s*[^0-9\\s.,]*')
+        THEN ': its digits are grouped by a space or an apostrophe, as some locales write thousands (write '
+             || regexp_replace(trim({column}), '([0-9]){GROUP_MARK}([0-9])', '\\1\\2', 'g') || ')'
         ELSE '' END"""
 
 

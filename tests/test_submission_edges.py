@@ -203,6 +203,11 @@ def test_counts_written_as_floats_read_as_whole_numbers(box):
     ("94.0", "190", "cpu_busy_pct is out of range: %CPU is the share of all the server's cores, at most 100"),
     ("94.0", "094.0", "cpu_busy_pct is not a number as a report prints one: it has a leading zero"),
     ("2864.4", "000", "msg_rate is not a number as a report prints one: it has a leading zero"),
+    ("2864.4", "2 864.4", "msg_rate is not a number as a report prints one: its digits are grouped by a "
+                          "space or an apostrophe, as some locales write thousands (write 2864.4)"),
+    ("2864.4", "2'864.4 msgs/s", "grouped by a space or an apostrophe, as some locales write thousands "
+                                 "(write 2864.4 msgs/s)"),
+    ("2864.4", "1\u202f234\u00a0567", "as some locales write thousands (write 1234567)"),
 ])
 def test_numbers_a_report_would_not_print_say_why(box, printed, cell, says):
     lines = three_sizes(box["tmp"] / "plain.csv", "range box").read_text().splitlines()
