@@ -306,8 +306,30 @@ def percent(fraction: float) -> str:
     return f"{fraction * 100:.3g}%"
 
 
+def empty_answer() -> dict:
+    """The shape of every answer --json prints, and of every refusal: `error` and `status`
+    (None and 0 for an answer; the reason and 1 where no series answers, 2 where the question
+    cannot be asked), then the answer's keys - null, or an empty list where they list."""
+    return {"error": None, "status": 0, "query": None, "utilisation": None, "interval": LEVEL,
+            "cores": None, "cores_low": None, "cores_high": None, "cores_low_99": None, "cores_high_99": None,
+            "cores_busy": None, "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
+            "cpu_ms_per_msg_low_99": None, "cpu_ms_per_msg_high_99": None,
+            "series_id": None, "series_label": None, "series": None, "model": None,
+            "model_formula": None, "measured_sizes": [], "hardware": None, "basis": None,
+            "assumptions": [], "warnings": [], "candidates": [], "refused": []}
+
+
 def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
-    """Answer a sizing question; the dict is what --json prints."""
+    """Answer a sizing question; the dict is what --json prints (`empty_answer`'s keys): with
+    no series to answer from, status 1 and the first warning as its error."""
+    answer = _answer(con, q)
+    if answer["cores"] is None:
+        answer["status"] = 1
+        answer["error"] = "perfwh size: " + (answer["warnings"][0] if answer["warnings"] else "no answer")
+    return answer
+
+
+def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     if not q.scenario.strip():
         raise SizingError("--scenario '': give a scenario's name (or part of it), e.g. 'JSON Parse'")
     _refuse_long_names(q)
@@ -329,22 +351,16 @@ def size(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     matched = [r for r in fits if r["scenario"].lower() in names and _matches(r, q)]
     blocked = [r for r in unfitted if r["scenario"].lower() in names and _matches(r, q)]
     matched, blocked = _exactly_named_first(matched, blocked, q)
-    answer = {
+    answer = empty_answer() | {
         "query": {"scenario": q.scenario, "size": q.size, "size_bytes": size_bytes, "rate": q.rate,
                   "product": q.product, "version": q.version, "platform": q.platform,
                   "config": q.config, "persistent": q.persistent, "report": q.report,
                   "cores": q.cores},
-        "utilisation": q.utilisation, "interval": LEVEL,
-        "cores": None, "cores_low": None, "cores_high": None, "cores_low_99": None, "cores_high_99": None,
-        "cores_busy": None, "cpu_ms_per_msg": None, "cpu_ms_per_msg_low": None, "cpu_ms_per_msg_high": None,
-        "cpu_ms_per_msg_low_99": None, "cpu_ms_per_msg_high_99": None,
-        "series_id": None, "series_label": None, "series": None, "model": None,
-        "model_formula": None, "measured_sizes": [], "hardware": None, "basis": None,
+        "utilisation": q.utilisation,
         "assumptions": [
             f"the cores run at {percent(q.utilisation)} utilisation (--utilisation); cores_busy is the CPU time at 100 %",
             "CPU cost per message stays as measured when cores are added (linear scaling)",
             "cores are cores of the measured platform (see hardware)"],
-        "warnings": [], "candidates": [], "refused": [],
     }
     warnings = answer["warnings"]
     for r in blocked:

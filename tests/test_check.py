@@ -628,6 +628,37 @@ def test_add_files_a_clean_submission_and_rebuilds(tmp_path, sandbox):
     assert again.returncode == 1 and "already filed" in again.stderr
 
 
+def test_a_revision_replaces_the_current_edition_of_its_own_reports(tmp_path, sandbox, revised_iib):
+    """A further edition replaces the current one: --revision-of a source already retired is
+    refused naming its replacement (two editions would stand, and the manifest would say the
+    old one was retired twice); a file of another family measuring nothing of what it would
+    replace (a lab's CSV, another report) is refused, the report kept; a transcription of the
+    report's own rows may replace it (it measures what the report measured)."""
+    place = ["--db", sandbox["db"], "--sources", sandbox["sources"]]
+    fixed = tmp_path / "iib10-xlinux-v2.txt"
+    fixed.write_text(IIB.read_text(encoding="utf-8").replace("1384B 1362.3 94.0 5.5", "1384B 1362.3 94.0 5.6"),
+                     encoding="utf-8")
+    added = perfwh("add", fixed, "--revision-of", "iib10-xlinux.txt", "--waive", "cpu_identity@*",
+                   "--reason", "a trial's edition", *place)
+    assert added.returncode == 0, added.stdout + added.stderr
+    before = state(sandbox)
+    again = perfwh("add", revised_iib, "--revision-of", "iib10-xlinux.txt", *place)
+    assert again.returncode == 1
+    assert again.stderr.splitlines()[0].endswith(
+        ": --revision-of iib10-xlinux.txt: it was retired already, replaced by iib10-xlinux-v2.txt; a "
+        "further edition replaces the current one: give --revision-of iib10-xlinux-v2.txt")
+    lab = write_csv(tmp_path / "lab.csv", [dict(ISO_ROW, product="ACE", product_version="12.0.10.0",
+                                                 platform="lab box", scenario="HTTP Echo")])
+    unrelated = perfwh("check", lab, "--revision-of", "wbimb5-aix-2004.txt", *place)
+    assert unrelated.returncode == 1 and unrelated.stderr.startswith(
+        f"perfwh check: refused: {lab}: --revision-of wbimb5-aix-2004.txt names a source of the family wbimb, "
+        "and this file, of the family submission, measures nothing it measured")
+    assert perfwh("add", lab, "--revision-of", "wbimb5-aix-2004.txt", *place).returncode == 1
+    assert state(sandbox) == before
+    own = write_csv(tmp_path / "iib-rows.csv", [ISO_ROW])  # a row the current edition prints
+    assert perfwh("check", own, "--revision-of", "iib10-xlinux-v2.txt", *place).returncode == 0
+
+
 def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, built_warehouse):
     """A copy of the warehouse filed into with another raw layer's manifest (`--db COPY` and the
     project's sources.yml) would record the source in one and not the other: refused, naming

@@ -49,6 +49,46 @@ def test_the_points_are_the_printed_costs_of_one_series_per_test(wh):
     assert [p["cost_printed"] for p in iib] == ["6.6", "6.9", "9.9", "41.8", "407.7", "8125.0"]
 
 
+def test_a_revised_report_stands_for_its_generation_and_its_lines_are_found(built_warehouse, tmp_path):
+    """A further edition of the IIB report filed with --revision-of retires the report it
+    revises: the mapping names the report, and its current edition stands for IIB 10 with the
+    same tests (the page and notebook 06 dropped IIB 10); the edition's lines are read where
+    the raw layer keeps it, under submissions/ (notebook 01 looked under reports/ and failed
+    `make`)."""
+    import shutil
+    import subprocess
+    import sys
+
+    import duckdb
+
+    from perfwh.core.paths import RAW_DIR
+    from perfwh.warehouse.sources import raw_line
+
+    raw = tmp_path / "raw"
+    shutil.copytree(RAW_DIR, raw)
+    db = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(built_warehouse, db)
+    text = (RAW_DIR / "reports" / IIB).read_text(encoding="utf-8")
+    edition = tmp_path / "iib10-xlinux-v2.txt"
+    edition.write_text(text.replace("1384B 1362.3 94.0 5.5", "1384B 1362.3 94.0 5.6"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "perfwh.cli", "add", str(edition), "--revision-of", IIB,
+                           "--waive", "cpu_identity@*", "--reason", "a test's edition", "--db", str(db),
+                           "--sources", str(raw / "sources.yml")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        mapping = gen.current_editions(con, gen.load())
+        assert [g["source"] for g in gen.generations(con, mapping)] == [WB, edition.name, ACE11, ACE13]
+        mapped = {t.scenario for t in mapping.tests() if t.source == edition.name}
+        assert mapped == {t.scenario for t in gen.load().tests() if t.source == IIB} and mapped
+        assert {p["scenario"] for p in gen.points(con, mapping) if p["source"] == edition.name} == mapped
+        assert gen.problems(con, mapping) == []
+    finally:
+        con.close()
+    assert raw_line(raw, edition.name, 136) == "1384B 1362.3 94.0 5.6"
+    assert (raw / "submissions" / edition.name).is_file()
+
+
 def test_tests_that_recur_by_name_are_found_in_the_reports(wh):
     """The recurrences the check guards against, read from the scenario names themselves."""
     found = {frozenset(pair) for pair in gen.recurrences(wh)}

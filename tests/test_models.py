@@ -1343,6 +1343,17 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     shapes = [json.loads(done.stdout) for done in refusals]
     assert all(done.returncode == 2 for done in refusals)
     assert len({tuple(shape) for shape in shapes}) == 1, shapes
+    # an answer, and a question no series answers (status 1), have that shape too
+    answered = perfwh("size", *ESQL, "--size", "50KB", "--rate", "500", "--json", "--db", modelled)
+    unanswered = perfwh("size", "--scenario", "Nothing such", "--size", "50KB", "--rate", "500", "--json",
+                        "--db", modelled)
+    answer, none = json.loads(answered.stdout), json.loads(unanswered.stdout)
+    assert (answered.returncode, answer["status"], answer["error"]) == (0, 0, None)
+    assert unanswered.returncode == none["status"] == 1 and none["cores"] is None
+    assert none["error"] == "perfwh size: " + none["warnings"][0]
+    assert list(answer) == list(none) == list(shapes[0])
+    assert all(isinstance(shape[key], list) for shape in shapes + [answer, none]
+               for key in ("measured_sizes", "candidates", "refused", "assumptions", "warnings"))
     assert all(shape["error"].startswith("perfwh size: ") and shape["warnings"] == [shape["error"]]
                and shape["cores"] is None for shape in shapes)
     assert "from 1e-06 to 1e+09" in shapes[3]["error"]  # not an answer of 0 cores

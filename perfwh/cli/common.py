@@ -94,7 +94,14 @@ def warehouse_to_update(db: Path | None) -> Path:
 
 # The fields a command's --json answer always has, null in an error, so that a script reading
 # answer["cores"] gets None rather than a KeyError whichever way the question failed.
-ANSWER_FIELDS = {"perfwh size": ("cores", "cores_low", "cores_high", "series_id")}
+def _empty_size_answer() -> dict:
+    from models.sizing import empty_answer
+
+    return empty_answer()
+
+
+# The commands whose --json prints an answer: a refusal has the answer's shape, every key there.
+EMPTY_ANSWERS = {"perfwh size": _empty_size_answer}
 
 
 def json_error(message: str, status: int, command: str | None = None) -> str:
@@ -102,8 +109,8 @@ def json_error(message: str, status: int, command: str | None = None) -> str:
     in one shape per command whether argparse or the command itself refused."""
     from perfwh.core.values import dumps
 
+    empty = EMPTY_ANSWERS.get(command or "")
     answer = {"error": message, "status": status}
-    fields = ANSWER_FIELDS.get(command or "")
-    if fields:
-        answer.update({name: None for name in fields}, warnings=[message])
+    if empty:
+        answer = empty() | answer | {"warnings": [message]}
     return dumps(answer, indent=2)

@@ -83,7 +83,7 @@ def _size(args) -> int:
         print(dumps(answer, indent=2))
     else:
         print(render_text(answer))
-    return 0 if answer["cores"] is not None else 1
+    return answer["status"]
 
 
 def _fraction(text: str) -> float:

@@ -8,6 +8,7 @@ nowhere else; `problems` holds it to a warehouse (a test runs it on the real rep
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +188,34 @@ def series_condition(bed: TestBed) -> tuple[str, list]:
         parts.append(f"{column} IS NOT DISTINCT FROM ?")
         params.append(value)
     return " AND ".join(parts), params
+
+
+def current_editions(con: duckdb.DuckDBPyConnection, mapping: Mapping) -> Mapping:
+    """The mapping as the warehouse stands: each report it names replaced by its current
+    edition (a further edition filed with `perfwh add --revision-of` retires the report it
+    revises and measures the same tests). Caveats keep the texts they quote."""
+    if not _rows(con, "SELECT 1 FROM duckdb_columns() WHERE table_name = 'dim_report' AND column_name = "
+                      "'retired_by' AND database_name = current_database()", []):
+        return mapping  # a warehouse from before revisions were filed
+    replaced = {r["source"]: r["retired_by"] for r in
+                _rows(con, "SELECT source, retired_by FROM dim_report WHERE retired_by IS NOT NULL", [])}
+
+    def now(source: str) -> str:
+        seen = {source}
+        while source in replaced and replaced[source] not in seen:
+            source = replaced[source]
+            seen.add(source)
+        return source
+
+    if not replaced:
+        return mapping
+    return dataclasses.replace(
+        mapping,
+        test_beds={now(name): dataclasses.replace(bed, source=now(bed.source)) for name, bed in mapping.test_beds.items()},
+        comparisons=tuple(dataclasses.replace(c, tests=tuple(dataclasses.replace(t, source=now(t.source)) for t in c.tests))
+                          for c in mapping.comparisons),
+        apart=tuple(dataclasses.replace(a, tests=tuple((now(source), scenario) for source, scenario in a.tests))
+                    for a in mapping.apart))
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:

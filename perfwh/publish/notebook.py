@@ -40,5 +40,14 @@ def pct(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f} %"
 
 
+def printed_line(source: str, line: int) -> str | None:
+    """Line ``line`` of the raw file ``source`` as the warehouse read it, wherever the raw layer
+    keeps it (`perfwh.warehouse.sources.raw_line`); None if it is not there."""
+    from perfwh.core.paths import raw_path
+    from perfwh.warehouse.sources import raw_line
+
+    return raw_line(raw_path(), source, line)
+
+
 __all__ = ["DB", "alt", "con", "config_label", "display", "has", "pct", "persistence_label", "pl",
-           "q", "say", "size_label"]
+           "printed_line", "q", "say", "size_label"]

@@ -26,6 +26,7 @@ import datetime as dt
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import Path
 
 import duckdb
@@ -191,7 +192,11 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
             else:
                 _require_built_by_this_code(con, Path(warehouse))
                 rechecked = measuring_alike(con, revision_of) if revision_of else []
+                if revision_of:
+                    keep_replaced_keys(con, revision_of)
                 loaded, changed = add_sources(con, [read], retiring)
+                if revision_of:
+                    refuse_unrelated_revision(con, path, read.source, revision_of)
                 subjects = sorted(set(loaded + rechecked))
                 changed = sorted(set(changed + rechecked))
         except ParseError as err:
@@ -343,23 +348,30 @@ def _require_built_by_this_code(con: duckdb.DuckDBPyConnection, warehouse: Path)
                           "(or `perfwh build --out WAREHOUSE`)")
 
 
-def filed_sources(warehouse: Path | None) -> dict[str, tuple[int, str, str | None]]:
-    """source -> (filing order, sha256, the source that replaced it if it is retired) of every
-    source the warehouse holds."""
+class Filed(NamedTuple):
+    """What the warehouse holds of a filed source."""
+    order: int
+    sha256: str
+    retired_by: str | None  # the source that replaced it, if it is retired
+    family: str
+
+
+def filed_sources(warehouse: Path | None) -> dict[str, Filed]:
+    """Every source the warehouse holds, by name."""
     if warehouse is None:
         return {}
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
-        return {s: (o, h, r) for s, o, h, r in run(
-            con, "SELECT source, filed_order, sha256, retired_by FROM raw_reports")}
+        return {s: Filed(*rest) for s, *rest in run(
+            con, "SELECT source, filed_order, sha256, retired_by, family FROM raw_reports")}
     except duckdb.Error as err:
         raise CannotCheck(f"{warehouse}: not a perfwh warehouse ({str(err).splitlines()[0]})") from None
     finally:
         con.close()
 
 
-def _filed_as(name: str, filed: dict[str, tuple[int, str, str | None]]) -> str:
-    retired_by = filed[name][2]
+def _filed_as(name: str, filed: dict[str, Filed]) -> str:
+    retired_by = filed[name].retired_by
     return (f"{name}, which was filed and later retired (replaced by {retired_by}; a retired "
             "source stays on file)") if retired_by else f"{name}, which is already filed"
 
@@ -381,11 +393,12 @@ def refuse_unfileable_name(path: Path) -> None:
                       "give the file a shorter name")
 
 
-def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str | None) -> None:
+def refuse_filed(path: Path, filed: dict[str, Filed], revision_of: str | None) -> None:
     """A file already filed - under its name, or the same bytes under another - is refused;
-    a revision must name a filed source."""
+    a revision must name a filed source that is current (a retired one was replaced already:
+    its further edition revises its replacement, or two editions would stand)."""
     digest = sha256_of(path)
-    twin = sorted(s for s, (_o, h, _r) in filed.items() if h == digest)
+    twin = sorted(s for s, f in filed.items() if f.sha256 == digest)
     if twin:
         raise Refused(f"{path}: the same bytes as {_filed_as(twin[0], filed)} "
                       f"(sha256 {digest[:16]}...): nothing new to check or add")
@@ -397,6 +410,49 @@ def refuse_filed(path: Path, filed: dict[str, tuple[int, str]], revision_of: str
     if revision_of is not None and revision_of not in filed:
         raise SubmissionError(f"--revision-of {revision_of}: no filed source has that name "
                               "(see `perfwh sql \"SELECT source FROM dim_report\"`)", verb="error")
+    if revision_of is not None and filed[revision_of].retired_by is not None:
+        current = _current_edition(revision_of, filed)
+        raise Refused(f"--revision-of {revision_of}: it was retired already, replaced by "
+                      f"{filed[revision_of].retired_by}; a further edition replaces the current one: "
+                      f"give --revision-of {current}")
+
+
+def _current_edition(name: str, filed: dict[str, Filed]) -> str:
+    """The source that stands for ``name`` now: the last of the editions that replaced it."""
+    seen = {name}
+    while filed[name].retired_by is not None and filed[name].retired_by in filed \
+            and filed[name].retired_by not in seen:
+        name = filed[name].retired_by
+        seen.add(name)
+    return name
+
+
+# The measurement keys of the source a revision replaces, while its check runs.
+REPLACED_KEYS = "revision_replaced_keys"
+
+
+def keep_replaced_keys(con: duckdb.DuckDBPyConnection, source: str) -> None:
+    """REPLACED_KEYS: what ``source`` measures, read before a revision retires it."""
+    run(con, f"CREATE OR REPLACE TEMP TABLE {REPLACED_KEYS} AS "
+             "SELECT DISTINCT measurement_key FROM dq_input WHERE source = ?", [source])
+
+
+def refuse_unrelated_revision(con: duckdb.DuckDBPyConnection, path: Path, source: ReportSource,
+                              revision_of: str) -> None:
+    """A revision is a further edition of what it replaces: of the same family (a report's of
+    that report's family, a submission's of a submission), or a transcription measuring at
+    least some of what it replaced (REPLACED_KEYS). Any other file retiring a report would take
+    every number of it out of the facts for numbers of something else."""
+    [(family,)] = run(con, "SELECT family FROM raw_reports WHERE source = ?", [revision_of])
+    if family == source.family:
+        return
+    shared = run(con, f"SELECT count(*) FROM dq_input WHERE source = ? AND measurement_key IN "
+                      f"(SELECT measurement_key FROM {REPLACED_KEYS})", [source.file])[0][0]
+    if not shared:
+        raise Refused(f"{path}: --revision-of {revision_of} names a source of the family {family}, and "
+                      f"this file, of the family {source.family}, measures nothing it measured: a "
+                      "further edition replaces what it measures again; file it alone (without "
+                      "--revision-of)")
 
 
 # A measured number, keyed the way the warehouse keys it (vocabulary applied): two sources
@@ -499,7 +555,7 @@ def submitted_input(path: Path, sources_file: Path, warehouse: Path | None,
     filed = filed_sources(warehouse)
     refuse_unfileable_name(path)
     refuse_filed(path, filed, revision_of)
-    order = max((o for o, _h, _r in filed.values()), default=0) + 1
+    order = max((f.order for f in filed.values()), default=0) + 1
     if submission.looks_like_submission(path):
         if given:
             raise SubmissionError(f"{path}: a CSV states its products and platforms in its rows; "

@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from ingest.printable import OneLineMessage
+from ingest.reader import read_lines
 from perfwh.core import yamltext
 from perfwh.core.paths import RAW_REPORTS
 
@@ -121,6 +122,17 @@ def verify(source: ReportSource, path: Path) -> None:
     if actual != source.sha256:
         raise SourceError(f"{path}: sha256 {actual} does not match sources.yml ({source.sha256}); "
                           "raw reports are never edited: restore the file or record a new source")
+
+
+def raw_line(raw_dir: Path, name: str, line: int) -> str | None:
+    """Line ``line`` of the raw file ``name`` as the build reads it (a text, or a PDF's text
+    layer), found where the raw layer keeps it - a report under reports/, a submission or a
+    revised edition under submissions/; None if the file or the line is not there."""
+    path = find_raw(raw_dir, name)
+    if not path.is_file():
+        return None
+    lines = read_lines(path)
+    return lines[line - 1].text if 0 < line <= len(lines) else None
 
 
 def find_raw(raw_dir: Path, name: str) -> Path:

@@ -22,7 +22,8 @@ PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b
 
 
 def _mapping() -> mapping_of.Mapping:
-    return mapping_of.load()
+    """The mapping, each report it names as its current edition in the warehouse."""
+    return mapping_of.current_editions(con(), mapping_of.load())
 
 
 def generations() -> list[dict]:
