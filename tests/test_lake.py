@@ -62,13 +62,20 @@ def test_relations_of_reports_are_partitioned_by_family_and_source(lake, wh):
 
 
 def test_duckdb_reads_the_lake_as_the_warehouse_holds_it(lake, wh):
+    """Row for row and digit for digit (compared as text: a HUGEINT written as a DOUBLE compared
+    equal to its rounded self); each column of the type the manifest says."""
     manifest = read_manifest(lake)
     for name in manifest["relations"]:
-        columns = ", ".join(own_columns(manifest, name))
+        own = own_columns(manifest, name)
+        columns = ", ".join(f"CAST({c} AS VARCHAR)" for c in own)
         lake_rows = f"SELECT {columns} FROM {duckdb_scan(lake, name)}"
         differ = wh.sql(f"SELECT count(*) FROM ((SELECT {columns} FROM {name} EXCEPT ALL {lake_rows}) "
                         f"UNION ALL ({lake_rows} EXCEPT ALL SELECT {columns} FROM {name}))").fetchall()
         assert differ == [(0,)], name
+        types = dict(wh.sql(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {duckdb_scan(lake, name)})")
+                     .fetchall())
+        declared = {c["name"]: c["type"] for c in manifest["relations"][name]["columns"]}
+        assert {c: types[c].replace(" ", "") for c in own} == {c: declared[c].replace(" ", "") for c in own}, name
 
 
 def test_polars_reads_the_lake(lake, wh):

@@ -128,8 +128,21 @@ def _previous_relations(previous: Path | None) -> dict:
         return {}
 
 
+# Types Parquet has no exact counterpart of, and what the lake writes them as: DuckDB writes a
+# HUGEINT as a DOUBLE, which holds 53 bits (dq_source_fingerprints.keys_sum, a sum of 64-bit
+# hashes, lost its last digits); a DECIMAL(38, 0) holds every digit and every engine reads it.
+LAKE_TYPES = {"HUGEINT": "DECIMAL(38,0)", "UHUGEINT": "DECIMAL(38,0)"}
+
+
 def _columns(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[str, str]]:
-    return [(c, t) for c, t, *_rest in run(con, f"DESCRIBE {name}")]
+    """The relation's columns and the types the lake holds them in."""
+    return [(c, LAKE_TYPES.get(t, t)) for c, t, *_rest in run(con, f"DESCRIBE {name}")]
+
+
+def _projection(columns: list[tuple[str, str]], prefix: str = "") -> str:
+    """The columns as the lake writes them: each cast to its lake type where that differs."""
+    return ", ".join(f"CAST({prefix}{c} AS {t}) AS {c}" if t in LAKE_TYPES.values() else f"{prefix}{c}"
+                     for c, t in columns)
 
 
 def _partitioned_rows(name: str, columns: list[str]) -> str | None:
@@ -168,7 +181,7 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
     if rows is None:
         count = run(con, f"SELECT count(*) FROM {name}")[0][0]
         target = sql_literal(str(folder / "data_0.parquet"))
-        run(con, f"COPY (SELECT * FROM {name} ORDER BY ALL) TO {target} (FORMAT parquet)")
+        run(con, f"COPY (SELECT {_projection(columns)} FROM {name} ORDER BY ALL) TO {target} (FORMAT parquet)")
     else:
         kept = _kept_partitions(before, columns, changed)
         # the join with dim_report is on its key, so it keeps the relation's row count
@@ -187,7 +200,7 @@ def _write_relation(con: duckdb.DuckDBPyConnection, name: str, folder: Path, bef
                             "not in dim_report), so they have no partition in the lake")
         # The partition columns come last and are not stored in the files (Hive style): a
         # relation with its own family or source column gets them back from the folder names.
-        select = ", ".join(own) + ", __family AS family, __source AS source"
+        select = _projection([(c, t) for c, t in columns if c in own]) + ", __family AS family, __source AS source"
         if not count:  # no partition to hold it: one empty file with every column, partitions included
             kept = None
             target = sql_literal(str(folder / "data_0.parquet"))
