@@ -49,6 +49,14 @@ PERSIST = {"no": False, "yes": True}
 FORMATS = ("Generic XML", "MRM CWF", "MRM XML", "MRM TDS")
 
 _SECTION = re.compile(r"^(?P<number>10(?:\.\d+)+)\s+(?P<title>\S.*)$")
+# An entry of the contents: a heading followed by its page number, after a tab, dot leaders or
+# a space ("10\tMeasurement Data\t42", "10.2 Aggregation Node Results..... 42", "1 Introduction 8"),
+# so that a copy whose tabs became spaces is still read from the chapters, not from the contents.
+_PAGE_NUMBER = re.compile(r"(?:\t|\.{3,}|\s)\s*\d+\s*$")
+
+
+def _in_contents(line: Line) -> bool:
+    return "\t" in line.text or "....." in line.text or bool(_PAGE_NUMBER.search(line.text))
 
 # Headings that name a configuration of another scenario: (pattern, scenario, kind).
 # Section 4 of the report says the parallel-processing tests ran the very complex
@@ -180,7 +188,7 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
 def _heading_above(lines: Sequence[Line], index: int) -> tuple[Line, str, str]:
     for i in range(index - 1, -1, -1):
         match = _SECTION.match(clean_text(lines[i].text))
-        if match and "....." not in lines[i].text:
+        if match and not _in_contents(lines[i]):
             return lines[i], match.group("number"), match.group("title")
     raise ParseError("results table without a numbered heading above it", lines[index].number,
                      expected="a heading such as '10.3.1 Simple Compute Results'")
@@ -391,7 +399,7 @@ def claims(lines: Sequence[Line]) -> list:
     for line in lines:
         text = clean_text(line.text).replace("**", "")
         heading = _PROSE_HEADING.match(text)
-        if heading and "\t" not in line.text:
+        if heading and not _in_contents(line):
             title = heading.group("title")
             in_prose = True
             continue
@@ -626,7 +634,7 @@ def _results_sections(lines: Sequence[Line]) -> dict[str, str]:
     found = {}
     for line in lines:
         match = _SECTION.match(clean_text(line.text))
-        if match and "....." not in line.text:
+        if match and not _in_contents(line):
             found.setdefault(re.sub(r"\s+Results$", "", match.group("title")), match.group("number"))
     return found
 
@@ -640,10 +648,10 @@ def statements(lines: Sequence[Line]) -> list[Claim]:
     for line in lines:
         text = clean_text(line.text).replace("**", "")
         heading = _STATEMENT_HEADING.match(text)
-        if heading and "\t" not in line.text:
+        if heading and not _in_contents(line):
             title, persistent = heading.group("title"), None
             continue
-        if text.startswith("10 Measurement") and "\t" not in line.text:
+        if text.startswith("10 Measurement") and not _in_contents(line):
             break  # chapter 10 (its entry in the contents has a tab)
         if title is None or not text:
             continue

@@ -9,6 +9,7 @@ touched) is caught by the rule of its kind, while the same sentence made true is
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,20 @@ def test_claims_are_found_by_wording_not_by_line_number():
         before = {(c.line + 3, c.kind, c.compared, c.text) for c in parsed_claims(source)}
         after = {(c.line, c.kind, c.compared, c.text) for c in parsed_claims(source, padded)}
         assert before == after, source
+
+
+def test_a_contents_page_typed_with_spaces_is_not_read_as_the_chapters():
+    """WBIMB's contents separate each heading from its page number by tabs; in a copy typed with
+    spaces ("10 Measurement Data 42") the same claims are read, none from the contents."""
+    lines = read_lines(REPORTS / WBIMB)
+    start = next(i for i, l in enumerate(lines) if l.text.strip() == "Contents")
+    end = next(i for i, l in enumerate(lines) if l.text.strip() == "1 Introduction")  # chapter 1 itself
+    spaced = lines[:start] + [Line(l.number, re.sub(r"\t+", " ", l.text).strip(), l.page)
+                              for l in lines[start:end]] + lines[end:]
+    assert sum(a.text != b.text for a, b in zip(lines, spaced)) >= 40  # the whole contents page
+    before = [(c.line, c.kind, c.compared, c.text) for c in parsed_claims(WBIMB)]
+    after = [(c.line, c.kind, c.compared, c.text) for c in parsed_claims(WBIMB, spaced)]
+    assert after == before
 
 
 def test_statements_without_readings_to_check_are_not_read():
