@@ -307,6 +307,29 @@ def test_leftovers_of_a_killed_run_are_removed_by_the_next(small_box):
     assert not any(p.exists() for p in junk)
 
 
+def test_an_add_leaves_the_staging_of_a_run_still_going(small_box):
+    """The notebooks and the site stage beside the warehouse without the writer lock (they only
+    read it): an add during `make`'s notebooks stage took the stage's folder as a leftover and
+    removed it under the running kernels. A staging of a running process stays; once it has
+    ended, the next writer removes it."""
+    box = small_box
+    folder = box["db"].parent
+    still = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        staging = folder / f".notebooks.tmp-{still.pid}"
+        staging.mkdir()
+        (staging / "01_warehouse_tour.ipynb").write_text("{}")
+        done = perfwh(box, "add", submission(box["tmp"] / "clean.csv", "clean box"))
+        assert done.returncode == 0, done.stderr
+        assert (staging / "01_warehouse_tour.ipynb").read_text() == "{}"
+    finally:
+        still.kill()
+        still.wait()
+    done = perfwh(box, "add", submission(box["tmp"] / "clean2.csv", "clean box two"))
+    assert done.returncode == 0, done.stderr
+    assert not staging.exists()
+
+
 def add_killed_after_its_first_rename(box: dict, path: Path, monkeypatch) -> None:
     """`add` of ``path`` in-process, "killed" past its commit point: after the first of its
     renames. Leaves the journal beside the warehouse."""

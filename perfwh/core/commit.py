@@ -26,7 +26,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .files import temporary_path, write_text_atomic
+from .files import running, temporary_path, write_text_atomic
 
 JOURNAL = ".perfwh-journal.json"
 # Names the stages use for staged and replaced files: .NAME.tmp-PID[...] and .NAME.old-PID.
@@ -208,8 +208,10 @@ def _put(staged: Path, target: Path, old: Path | None = None) -> None:
 
 def recover(journal_dir: Path, folders: list[Path]) -> list[Path]:
     """Roll a committed but unfinished change forward, then remove staged leftovers of runs
-    that never committed from ``folders``. Call it holding the writer lock. Returns what it
-    removed."""
+    that never committed from ``folders``: those of processes that have ended (a stage that
+    writes without the writer lock - the notebooks, the site - stages beside the warehouse
+    while an add runs, and its folder is not the add's to take). Call it holding the writer
+    lock. Returns what it removed."""
     journal = Path(journal_dir) / JOURNAL
     if journal.exists():
         roll_forward(journal)
@@ -219,7 +221,8 @@ def recover(journal_dir: Path, folders: list[Path]) -> list[Path]:
             continue
         for entry in sorted(folder.iterdir()):
             match = _STAGED.match(entry.name)
-            if match and int(match.group("pid")) != os.getpid():
+            pid = int(match.group("pid")) if match else None
+            if pid is not None and pid != os.getpid() and not running(pid):
                 _remove(entry)
                 removed.append(entry)
     return removed

@@ -135,13 +135,14 @@ def scratch_directory(kind: str):
     prefix = f"perfwh-{kind}-"
     for old in Path(tempfile.gettempdir()).glob(prefix + "*"):
         match = re.fullmatch(re.escape(prefix) + r"(\d+)-[^-]+", old.name)
-        if match and not _running(int(match.group(1))):
+        if match and not running(int(match.group(1))):
             shutil.rmtree(old, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-") as folder:
         yield Path(folder)
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
+    """Whether a process of that id runs (or waits to be reaped)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
