@@ -9,6 +9,8 @@ site, the notebooks and the README all take them from here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from .units import UNITS
@@ -315,14 +317,24 @@ KIB_NAME = "KiB"
 
 
 def size_label(n: Any) -> str:
-    """A message size for people: 2048 -> '2 KiB', 100 -> '100 B' (1 KiB = 1024 bytes)."""
+    """A message size for people, exact: 2048 -> '2 KiB', 100 -> '100 B', 1536 -> '1.5 KiB';
+    in the largest unit that holds it in at most two decimals (2,048,000 -> '2000 KiB', as the
+    report prints "2000kB", not '1.95 MiB'; 1384 -> '1384 B'). 1 KiB = 1024 bytes."""
     if n is None:
         return "no size"
-    n = float(n)
+    exact = Fraction(Decimal(str(n)))
     for unit, size in (("MiB", KIB ** 2), (KIB_NAME, KIB)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n:.0f} B"
+        q = exact / size
+        if q >= 1 and (q * 100).denominator == 1:
+            return f"{_decimal_text(q)} {unit}"
+    return f"{_decimal_text(exact)} B"
+
+
+def _decimal_text(q: Fraction) -> str:
+    """A fraction of at most a few decimals, written without trailing zeros (1.5, 2000, 0.25)."""
+    if q.denominator == 1:
+        return str(q.numerator)
+    return format(Decimal(q.numerator) / Decimal(q.denominator), "f").rstrip("0").rstrip(".")
 
 
 def template_markdown() -> str:

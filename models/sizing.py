@@ -29,6 +29,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.printable import OneLineMessage
+from ingest.vocabulary import size_label
 
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
 from .spec import NARROW_LEVEL, WIDE_LEVEL
@@ -107,10 +108,8 @@ _EXPONENT_BYTES = re.compile(r"\s*\d+(?:\.\d+)?[eE]\+?\d{1,2}\s*")
 
 
 def format_bytes(n: float) -> str:
-    for unit, factor in (("MB", 1024 ** 2), ("KB", 1024)):
-        if n >= factor:
-            return f"{n / factor:g} {unit}"
-    return f"{n:g} B"
+    """A size as the site labels it (exact, in KiB and MiB: 1 KiB = 1024 bytes)."""
+    return size_label(n)
 
 
 def version_matches(version: str | None, wanted: str) -> bool:
@@ -202,7 +201,7 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
         return None if v is None else rate * v / 1000.0 / utilisation
 
     a, b = series.line.params
-    formula = f"cpu_ms = {a:.4g} + {b:.4g} x KB"
+    formula = f"cpu_ms = {a:.4g} + {b:.4g} x KiB"
     return {"cores": cores(ms), "cores_low": cores(lo), "cores_high": cores(hi),
             "cores_low_99": cores(lo_wide), "cores_high_99": cores(hi_wide),
             "cores_busy": rate * ms / 1000.0, "cpu_ms_per_msg": ms, "cpu_ms_per_msg_low": lo,
@@ -381,9 +380,10 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         if not _scenario_names(all_names, q.scenario):
             warnings.insert(0, _no_scenario(con, q.scenario, all_names))
         else:
+            given = [_asked_text(option, getattr(q, field_name)) for option, _column, field_name in _FILTERS
+                     if getattr(q, field_name) is not None]
             warnings.insert(0, "no fitted series matches the scenario "
-                            f"{q.scenario!r} with the given product, version, platform, configuration, "
-                            "persistence and report: no answer"
+                            f"{q.scenario!r} with {' '.join(given) or 'no other option'}: no answer"
                             + _why_none(fits + unfitted, _scenario_names(all_names, q.scenario), q))
         return answer
     for row in matched:
@@ -487,23 +487,37 @@ def _why_none(rows: list[dict], names: set[str], q: SizeQuery) -> str:
     for option, column, field_name in asked:
         if any(_matches(r, replace(unfiltered, **{field_name: getattr(q, field_name)})) for r in of_scenario):
             continue  # this one alone leaves some: it is the combination
-        values = sorted({_filter_value(r, column) for r in of_scenario})
+        values = sorted({_filter_value(r, column) for r in of_scenario}, key=_natural)
         shown = ", ".join(values[:8]) + (f" and {len(values) - 8} more" if len(values) > 8 else "")
         said.append(f"{_asked_text(option, getattr(q, field_name))} matches none of its series, "
-                    f"which have {shown}")
+                    f"which have {shown}" + _CORES_HINT.get(option, ""))
     if not said and len(asked) > 1:
         said.append("each of " + ", ".join(o for o, _c, _f in asked) + " matches some of its series, "
                     "but none matches them all")
     return "; " + "; ".join(said) if said else ""
 
 
+# --cores is easily taken for a container's CPU limit, which --config chooses.
+_CORES_HINT = {"--cores": " (--cores is the machine's cores; a container's CPU limit or T-shirt is "
+                          "chosen with --config, e.g. --config 'Docker cores 2')"}
+
+
 def _filter_value(row: dict, column: str | None) -> str:
-    """A series' value of a filter as the option takes it."""
+    """A series' value of a filter as the option takes it ('not stated' where the report
+    does not print it)."""
     if column is None:
         return config_label(row)
     if column == "persistent":
         return "persistent" if row["persistent"] else "non-persistent"
-    return str(row[column])
+    return "not stated" if row[column] is None else str(row[column])
+
+
+def _natural(text: str) -> tuple:
+    """Sort key: numbers by value (2 before 12), words after them."""
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (1, 0.0, text)
 
 
 def _asked_text(option: str, value) -> str:
@@ -518,15 +532,17 @@ def _no_scenario(con: duckdb.DuckDBPyConnection, wanted: str, modelled: set[str]
     try:
         measured = {r["scenario"]: r for r in _rows(con, """
             SELECT scenario, string_agg(DISTINCT source, ', ' ORDER BY source) AS sources,
-                   count(cpu_ms_per_msg) AS costs, count(DISTINCT message_size_bytes) AS sizes
-            FROM measurements WHERE scenario IS NOT NULL GROUP BY scenario""")}
+                   count(*) FILTER (WHERE metric = 'cpu_ms_per_msg') AS costs,
+                   count(DISTINCT message_size_bytes) FILTER (WHERE metric = 'cpu_ms_per_msg') AS sizes,
+                   string_agg(DISTINCT metric, ', ' ORDER BY metric) AS metrics
+            FROM metric_values WHERE scenario IS NOT NULL GROUP BY scenario""")}
     except duckdb.CatalogException:  # a warehouse of model tables alone
         measured = {}
     known = _scenario_names(set(measured), wanted)
     if known:
         facts = [measured[n] for n in sorted(measured) if n.lower() in known]
         why = "; ".join(f"{r['scenario']} ({r['sources']}): "
-                        + ("no CPU cost per message is printed for it" if not r["costs"] else
+                        + (f"no CPU cost per message is printed for it (only {r['metrics']})" if not r["costs"] else
                            f"{r['costs']} CPU cost(s) at {r['sizes']} message size(s), too few to fit a "
                            "series") for r in facts[:5])
         return f"no model for {wanted!r}: measured, but {why}"

@@ -1013,7 +1013,7 @@ def test_size_json_answers_with_an_interval(modelled, mcon):
     # the refit in `perfwh size` is the fit in model_fits
     fixed, per_kb = mcon.execute("SELECT fixed_ms, ms_per_kb FROM model_fits WHERE series_id = ?",
                                  [answer["series_id"]]).fetchone()
-    assert answer["model_formula"] == f"cpu_ms = {fixed:.4g} + {per_kb:.4g} x KB"
+    assert answer["model_formula"] == f"cpu_ms = {fixed:.4g} + {per_kb:.4g} x KiB"
     # what it rests on: the series' points, the method of its interval and its calibration
     basis = answer["basis"]
     assert basis["series_id"] == answer["series_id"] and len(basis["points"]) == 3
@@ -1127,11 +1127,11 @@ def test_size_answers_a_planner_can_act_on(modelled):
     assert not [w for w in answer["warnings"] if "interval spans" in w]
     text = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", "1000",
                   "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--db", modelled).stdout
-    assert "rests on: the series' 4 usable points: 2 KB 0.58 ms (line 206)" in text
+    assert "rests on: the series' 4 usable points: 2 KiB 0.58 ms (line 206)" in text
     assert "interval: Student t on the log scale" in text
     # a cost printed with its unit is shown as printed, once (not "698.06 μs ms")
     ace11 = perfwh("size", *ESQL, "--size", "50KB", "--rate", "500", "--db", modelled).stdout
-    assert "2 KB 698.06 μs (line 223), 20 KB 3.15 ms (line 226)" in ace11 and " ms ms" not in ace11
+    assert "2 KiB 698.06 μs (line 223), 20 KiB 3.15 ms (line 226)" in ace11 and " ms ms" not in ace11
 
 
 def test_size_says_when_an_answer_lies_far_beyond_the_scale_measured(modelled):
@@ -1174,7 +1174,7 @@ def test_size_names_the_points_its_series_left_out(modelled):
                   "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
     answer = json.loads(done.stdout)
     assert answer["cpu_ms_per_msg_high"] > 10 * answer["cpu_ms_per_msg_low"]
-    assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 2 KB" in w
+    assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 2 KiB" in w
                for w in answer["warnings"])
 
 
@@ -1299,7 +1299,7 @@ def test_size_warns_outside_the_measured_sizes_even_when_ambiguous(modelled):
     done = perfwh("size", *args, "--size", "5MB", "--rate", "500", "--json", "--db", modelled)
     answer = json.loads(done.stdout)
     assert done.returncode == 1 and answer["cores"] is None
-    assert "5 MB lies outside the measured sizes of 6 of the 6 matching series (2 KB to 200 KB)" in \
+    assert "5 MiB lies outside the measured sizes of 6 of the 6 matching series (2 KiB to 200 KiB)" in \
         " ".join(answer["warnings"])
 
 

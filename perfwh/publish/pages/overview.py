@@ -136,11 +136,14 @@ def coverage_chart() -> Html:
 
 
 def coverage_matrix() -> Html:
-    """Report x scenario x message size: how many configurations were measured."""
+    """Report x scenario x message size: how many configurations were measured - each
+    different machine, product, persistence, concurrency, replica count, T-shirt or deployment
+    (two appliances at the same client count are two)."""
     rows = query("""
         SELECT source, scenario, message_size_bytes AS size,
-               count(DISTINCT coalesce(concurrency_kind, '') || coalesce(CAST(concurrency AS VARCHAR), '')
-                     || coalesce(CAST(replicas AS VARCHAR), '') || coalesce(CAST(persistent AS VARCHAR), '')) AS configs,
+               count(DISTINCT (product, product_version, platform, server_cores, persistent, concurrency_kind,
+                               concurrency, replicas, tshirt, cpu_limit_cores, memory_limit_mib, component,
+                               topology, queue_managers, simulated_latency_ms)) AS configs,
                count(*) AS numbers
         FROM metric_values GROUP BY ALL""")
     cell_of = {(r["source"], r["scenario"], r["size"]): r for r in rows}
