@@ -320,11 +320,32 @@ def _misspellings(missing: list[str], names: list[str]) -> str:
     unknown = [n for n in names if n and n not in TEMPLATE_COLUMNS]
     guesses = []
     for column in missing:
-        close = difflib.get_close_matches(column, unknown, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(column, unknown, n=1, cutoff=0.6) or _meaning_alike(column, unknown)
         if close:
             guesses.append(f"{close[0]!r} for {column}")
             unknown.remove(close[0])
     return f" (perhaps misspelt: {', '.join(guesses)})" if guesses else ""
+
+
+# Words by which a column a lab titled in its own way still says which measured column it is
+# ("CPU Cost (ms/msg)", "Throughput", "Msg Size"): such a column is not left out as an extra
+# one while the column it means reads as blank.
+_MEANING_WORDS = {"cpu_ms_per_msg": {"cost"}, "msg_rate": {"rate", "throughput", "tps"},
+                  "cpu_busy_pct": {"busy", "utilisation", "utilization", "util"},
+                  "message_size_bytes": {"size"}}
+
+
+def _meaning_alike(column: str, unknown: list[str]) -> list[str]:
+    """The first of ``unknown`` (header names) that gives a unit of ``column``'s quantity in
+    brackets ("cpu_cost_(ms/msg)") or one of its _MEANING_WORDS ("cpu_cost"), if any."""
+    for name in unknown:
+        found = _HEADER_UNIT.match(name)
+        unit = found.group("unit") if found else ""
+        words = set(re.split(r"[^a-z]+", (found.group("name") if found else name)))
+        if (unit and column in _QUANTITY_OF and unit in UNITS[_QUANTITY_OF[column]]) \
+                or words & _MEANING_WORDS.get(column, set()):
+            return [name]
+    return []
 
 
 # -- reading into DuckDB ---------------------------------------------------------------------

@@ -68,6 +68,11 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "ms": ("ms", "1"),
         "msec": ("ms", "1"),
         "s": ("ms", "1000"),
+        # the same units per message, as a spreadsheet titles the column ("CPU (ms/msg)")
+        "ms/msg": ("ms", "1"),
+        "μs/msg": ("ms", "0.001"),
+        "µs/msg": ("ms", "0.001"),
+        "us/msg": ("ms", "0.001"),
     },
     "percent": {"": ("%", "1"), "%": ("%", "1")},
     "seconds": {"": ("s", "1"), "s": ("s", "1"), "sec": ("s", "1"), "min": ("s", "60")},

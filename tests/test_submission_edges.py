@@ -361,6 +361,29 @@ def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
         in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize("title, column", [("CPU Cost (ms/msg)", "cpu_ms_per_msg"), ("CPU Cost", "cpu_ms_per_msg"),
+                                           ("Throughput", "msg_rate"), ("CPU Utilisation", "cpu_busy_pct")])
+def test_a_measured_column_titled_in_a_labs_own_words_is_not_dropped(box, title, column):
+    """A column the template does not name is an extra one, read as nothing; one whose words or
+    bracketed unit say it holds a measured column the header lacks would leave that column
+    blank and the file filed without it: refused, naming the column it looks like."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "titled box").read_text().splitlines()
+    path = box["tmp"] / "titled.csv"
+    path.write_text("\n".join([lines[0].replace(column, f'"{title}"')] + lines[1:]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 2, done.stderr
+    assert f"for {column})" in done.stderr and "titled.csv:1:" in done.stderr, done.stderr
+
+
+def test_a_cost_column_may_say_ms_per_msg(box):
+    lines = three_sizes(box["tmp"] / "plain.csv", "unit box").read_text().splitlines()
+    path = box["tmp"] / "unit.csv"
+    path.write_text("\n".join([lines[0].replace("cpu_ms_per_msg", "CPU ms per msg (ms/msg)")] + lines[1:]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0, done.stderr
+    assert "cpu_ms_per_msg (ms/msg)" in done.stderr
+
+
 def test_a_header_may_give_each_column_its_own_unit_and_stand_below_a_title(box):
     """Spreadsheets title columns with their units: "msg_rate (msgs/s)", "cpu_busy_pct [%]",
     "message_size (bytes)" are the template's columns, read as such with a note. A unit other
