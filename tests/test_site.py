@@ -328,6 +328,23 @@ def test_gitignore_holds_what_quarto_render_would_add():
         assert entry in lines, entry
 
 
+def test_the_sizing_chart_marks_the_series_perfwh_size_refuses(pages_db):
+    """The chart draws what `perfwh size` answers: a series size refuses (error findings on its
+    costs: ACE 13's JSON Parse on the Small T-shirt, the mislabelled rows 352-354) is marked so
+    in the drop-down, and one it answers is not."""
+    from models.sizing import SizeQuery, size
+
+    html = models_page.sizing_chart()
+    refused = size(common.con(), SizeQuery("JSON Parse", "2KB", 100.0, config="T-shirt Small", product="ACE"))
+    answered = size(common.con(), SizeQuery("HTTP XMLNSC ESQL Transformation", "100KB", 1000.0,
+                                            config="T-shirt Large", product="ACE", version="13"))
+    assert refused["refused"] and not refused["candidates"] and refused.get("cores") is None
+    assert answered["cores"] is not None and not answered["refused"]
+    assert f"{refused['refused'][0]['series_label']}{models_page.REFUSED_MARK}" in html
+    assert f"{answered['series_label']}{models_page.REFUSED_MARK}" not in html
+    assert f"{answered['series_label']}" in html
+
+
 def test_models_page_says_when_the_model_tables_are_absent(plain_warehouse, monkeypatch):
     db = plain_warehouse  # without rules, so without the models they fit
     monkeypatch.setenv(DB_ENV, str(db))

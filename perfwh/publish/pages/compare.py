@@ -166,10 +166,18 @@ def _median(values: list[float]) -> str:
     return f"{value:.3f}"
 
 
-def _left_out(rows: list[dict]) -> str:
-    n = sum(1 for r in rows if r["cost_flagged"] or r["rate_flagged"])
-    return (f" {n} pair{'s' if n != 1 else ''} with an error finding on a number "
-            f"({MARK}) {'are' if n != 1 else 'is'} left out of the ratios.") if n else ""
+def _left_out(rows: list[dict], fields: tuple[str, ...] = ("rate_ratio", "cost_ratio")) -> str:
+    """What each median leaves out: the pairs whose numbers of that ratio carry an error
+    finding (a pair flagged on its cost keeps its rate ratio)."""
+    said = []
+    for field, what in (("rate_ratio", "rate"), ("cost_ratio", "CPU-per-message")):
+        n = sum(1 for r in rows if r[field] is not None and _usable(r, field) is None) if field in fields else 0
+        if n:
+            said.append(f"{n} of the {what} ratios")
+    if not said:
+        return ""
+    return (f" Left out of the medians: {' and '.join(said)}, those of a pair with an error finding on one of "
+            f"its two numbers ({MARK}).")
 
 
 def products() -> Html:
@@ -193,7 +201,7 @@ def platforms() -> Html:
         return note("No report measures Linux and Windows side by side in this warehouse.")
     summary = tag("p", f"{len(rows)} measurements on Linux and on Windows of the same product, scenario, "
                        f"size and cores. Median Windows/Linux rate ratio "
-                       f"{_median([_usable(r, 'rate_ratio') for r in rows])}.{_left_out(rows)}")
+                       f"{_median([_usable(r, 'rate_ratio') for r in rows])}.{_left_out(rows, ('rate_ratio',))}")
     return Html(summary + _ratio_chart(rows, "product", "windows-vs-linux",
                                        "Windows / Linux, each point one table row; the dashed line is "
                                        "parity", "Linux", "Windows")

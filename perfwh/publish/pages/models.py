@@ -114,6 +114,18 @@ def unfitted() -> Html:
                         numeric=[False, True, True, False], class_="data unfitted"))
 
 
+# What the series drop-down adds to a series `perfwh size` refuses.
+REFUSED_MARK = " (refused by perfwh size)"
+
+
+def _refused_by_size(series_ids: set[int]) -> set[int]:
+    """The series `perfwh size` refuses without --allow-flagged (models.sizing.series_flags)."""
+    from models.sizing import series_flags
+
+    fits = [r for r in query("SELECT * FROM model_fits ORDER BY series_id") if r["series_id"] in series_ids]
+    return {series_id for series_id, flags in series_flags(con(), fits).items() if flags.errors}
+
+
 def _predictions() -> list[dict]:
     return query("""
         SELECT p.series_id, p.source, p.source_line, p.message_size_bytes AS size, p.model,
@@ -207,7 +219,8 @@ def sizing_chart() -> Html:
     rows = [r for r in _predictions() if r["size"] is not None]
     if not rows:
         return note("model_predictions holds no prediction.", "warning")
-    labels = {r["series_id"]: f"{r['label']}" for r in rows}
+    refused = _refused_by_size({r["series_id"] for r in rows})
+    labels = {r["series_id"]: r["label"] + (REFUSED_MARK if r["series_id"] in refused else "") for r in rows}
     span = {}
     for r in rows:
         lo, hi = span.get(r["series_id"], (r["observed"], r["observed"]))
@@ -267,4 +280,8 @@ def sizing_chart() -> Html:
                  "sizing", "Cores = target rate x CPU ms per message / 1000 / utilisation. Line and band: what "
                            "`perfwh size` answers over the measured sizes, with its 90 % interval; dots: the measured "
                            "costs; bars: the 90 % interval of each leave-one-size-out prediction (bands and bars are "
-                           "cut at three times beyond the series' measured costs).")
+                           "cut at three times beyond the series' measured costs)."
+                 + (f" A series marked “{REFUSED_MARK.strip()}” has error findings on its costs or rates, or on "
+                    "its platform's in its report: `perfwh size` refuses it without --allow-flagged, and its "
+                    "line here rests on the points left after those findings' points were left out "
+                    f"({len(refused)} of {len(series)} series)." if refused else ""))
