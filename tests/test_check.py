@@ -702,6 +702,17 @@ def test_add_with_waivers_stores_them(tmp_path, sandbox):
                       ("cpu_identity@2:msg_rate", "measured as printed")]
 
 
+def test_a_waiver_id_without_its_metric_is_answered_with_the_ids_it_may_mean(tmp_path, sandbox):
+    odd = write_csv(tmp_path / "odd.csv", [dict(ISO_ROW, platform="odd box", msg_rate="13662.3")])
+    before = state(sandbox)
+    done = perfwh("add", odd, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "cpu_identity@2", "--reason", "measured as printed")
+    assert done.returncode == 2
+    assert ("no finding has the id cpu_identity@2; the findings of that rule on that line are "
+            "cpu_identity@2:msg_rate") in done.stderr, done.stderr
+    assert state(sandbox) == before
+
+
 def test_a_waiver_pattern_waives_every_finding_of_its_rule_it_matches(tmp_path, sandbox):
     """A lab's re-run of IIB 10's ISO 8583 test on a machine it names xLinux, as the report does:
     each of its numbers differs from the filed row's, one cross_table_consistency error a cell.

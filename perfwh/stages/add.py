@@ -178,7 +178,9 @@ def _gate(result: CheckResult, waivers: dict[str, str], path: Path) -> None:
     ids = {finding_id(f) for f in result.findings}
     unknown = sorted(set(waivers) - ids)
     if unknown:
+        near = sorted(i for i in ids for u in unknown if i.startswith(u + ":"))
         raise AddError("no finding has the id " + ", ".join(map(one_line, unknown))
+                       + (f"; the findings of that rule on that line are {', '.join(near)}" if near else "")
                        + " (ids are rule@line:metric; see perfwh check --json)", status=2)
     blocking = [f for f in result.errors if finding_id(f) not in waivers]
     if blocking:
