@@ -463,6 +463,7 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
                          expected="one row per measured configuration")
     _check_cells(con, source, fmt)
     _vocabulary_notes(con, fmt)
+    _scenario_spellings(con, fmt)
     _raw_rows(con, source)
     observations = con.sql("SELECT count(*) FROM sub_observations").fetchall()[0][0]
     rejects = con.sql("SELECT count(*) FROM sub_rejects").fetchall()[0][0]
@@ -614,6 +615,32 @@ def _vocabulary_notes(con, fmt: CsvFormat) -> None:
                    else "blank (no concurrency counted)")
         where = f"line {first}" if rows == 1 else f"{rows} rows, the first at line {first}"
         fmt.notes.append(f"concurrency_kind {word!r} read as {meaning} ({where})")
+
+
+# A scenario's name with its case and its runs of spaces folded: two cells equal so folded
+# name one scenario ("REST Echo", "REST  echo"), as measurement_key compares them.
+SCENARIO_FOLD_SQL = "lower(regexp_replace(trim({}), '\\s+', ' ', 'g'))"
+
+
+def _scenario_spellings(con, fmt: CsvFormat) -> None:
+    """sub_scenario_names: each scenario cell of the readable rows and the name it is filed
+    under - the first spelling in the file of the names equal to it but for case and spacing,
+    its spaces collapsed - so that one test typed two ways is one series, not two; a note on
+    ``fmt`` for each cell read as another spelling."""
+    fold = SCENARIO_FOLD_SQL.format("scenario")
+    con.sql(f"""
+        CREATE OR REPLACE TEMP TABLE sub_scenario_names AS
+        WITH spellings AS (
+            SELECT scenario, {fold} AS folded, min(line) AS first, count(*) AS rows
+            FROM sub_rows GROUP BY scenario)
+        SELECT scenario, regexp_replace(trim(first_value(scenario) OVER (PARTITION BY folded ORDER BY first)),
+                                        '\\s+', ' ', 'g') AS name, first, rows
+        FROM spellings""")
+    for printed, name, first, rows in con.sql(
+            "SELECT scenario, name, first, rows FROM sub_scenario_names WHERE scenario <> name "
+            "ORDER BY first").fetchall():
+        where = f"line {first}" if rows == 1 else f"{rows} rows, the first at line {first}"
+        fmt.notes.append(f"scenario {printed!r} read as {name!r}, one scenario but for case and spacing ({where})")
 
 
 def _name_nearest(con) -> None:
@@ -1004,7 +1031,8 @@ def _raw_rows(con, source: str) -> None:
                    CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt,
                    topology, CAST(queue_managers AS INTEGER) AS queue_managers,
                    replace(simulated_latency_ms, ',', '') AS simulated_latency_ms
-            FROM sub_rows r
+            FROM (SELECT * REPLACE (n.name AS scenario)
+                  FROM sub_rows JOIN sub_scenario_names n USING (scenario)) r
             JOIN sub_keys key ON key.product = r.product AND key.product_version = r.product_version
                              AND key.platform = r.platform
                              AND key.cores_given = coalesce(r.server_cores, ''))
@@ -1025,10 +1053,10 @@ def _raw_rows(con, source: str) -> None:
         FROM sub_keys GROUP BY platform_key ORDER BY platform_key""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_scenarios AS
-        SELECT DISTINCT {src} AS source, scenario AS name, NULL::VARCHAR AS transport,
+        SELECT DISTINCT {src} AS source, name, NULL::VARCHAR AS transport,
                NULL::VARCHAR AS message_domain, NULL::VARCHAR AS flow_style,
                'Submitted results' AS description
-        FROM sub_rows ORDER BY name""")
+        FROM sub_scenario_names ORDER BY name""")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_tables AS
         SELECT {src} AS source, {_q(TABLE_KEY)} AS table_key, {_q(TABLE_TITLE)} AS title,

@@ -417,6 +417,32 @@ def test_a_header_may_give_each_column_its_own_unit_and_stand_below_a_title(box)
         in done.stderr, done.stderr
 
 
+def test_a_scenario_typed_two_ways_is_one_series(box):
+    """'REST Echo', 'REST  echo' and 'rest echo' in one file are one test: filed under the first
+    spelling, each other one noted, and fitted as one series of four sizes (typed two ways they
+    were two series and three, the 1 MB point out of every model and sizing answer)."""
+    path = box["tmp"] / "spelt.csv"
+    path.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+                    "msg_rate,cpu_busy_pct,cpu_ms_per_msg\n"
+                    "ACE,12.0.11.0,spelt box,4,REST Echo,1024,false,4000.0,50.0,0.500\n"
+                    "ACE,12.0.11.0,spelt box,4,REST  echo,10240,false,3333.3,50.0,0.600\n"
+                    "ACE,12.0.11.0,spelt box,4, rest echo,102400,false,1250.0,50.0,1.600\n"
+                    "ACE,12.0.11.0,spelt box,4,REST Echo,1048576,false,173.9,50.0,11.50\n", encoding="utf-8")
+    done = perfwh(box, "add", path)
+    assert done.returncode == 0, done.stderr
+    assert "scenario 'REST  echo' read as 'REST Echo', one scenario but for case and spacing (line 3)" in done.stderr
+    assert "scenario 'rest echo' read as 'REST Echo'" in done.stderr
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        names = con.sql("SELECT DISTINCT scenario FROM measurements WHERE source = 'spelt.csv'").fetchall()
+        fits = con.sql("SELECT distinct_points FROM model_fits WHERE source = 'spelt.csv' "
+                       "AND model = 'linear'").fetchall()
+    finally:
+        con.close()
+    assert names == [("REST Echo",)]
+    assert fits == [(4,)]
+
+
 def test_columns_left_out_read_as_blank_and_names_read_with_spaces(box):
     """A lab that measures no %CPU and runs no replicas leaves their columns out; names typed
     with spaces or hyphens are the template's. A header without any measured column, or
