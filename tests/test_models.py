@@ -1134,6 +1134,34 @@ def test_size_answers_a_planner_can_act_on(modelled):
     assert "2 KiB 698.06 μs (line 223), 20 KiB 3.15 ms (line 226)" in ace11 and " ms ms" not in ace11
 
 
+def test_between_two_sizes_the_interval_is_as_unsure_as_the_step_between_them(mcon):
+    """ACE 13's JSON Parse on the Large T-shirt costs 18.69 ms at 200 KB and 5737.62 ms at 2 MB
+    (lines 344, 347): what it costs at 1 MB is not measured, and the interval says so - it holds
+    both the straight interpolations between the two, in log-log (about 1,040 ms) and in bytes
+    (about 2,570 ms), is wide enough to say it does not know (it was 913 to 1,150 ms), stays
+    within what the two sizes span, and lies inside the 99 % one; where the line holds at both
+    ends (the ESQL transformation) the interval stays as narrow as a planner needs."""
+    from models.curves import SeriesCurve
+    from models.spec import WIDE_LEVEL
+
+    def series(scenario: str, tshirt: str) -> int:
+        return mcon.execute("SELECT series_id FROM model_fits WHERE source LIKE 'ace13%' AND scenario = ? "
+                            "AND tshirt = ? AND replicas = 1 AND model = 'linear'", [scenario, tshirt]).fetchall()[0][0]
+
+    json_parse = SeriesCurve(mcon, series("JSON Parse", "Large"))
+    (centre,), (low,), (high,) = json_parse.at([1024 ** 2])
+    (_c,), (low_99,), (high_99,) = json_parse.at([1024 ** 2], WIDE_LEVEL)
+    w = math.log(1024 ** 2 / 204800) / math.log(2097152 / 204800)
+    in_logs = 18.69 * (5737.62 / 18.69) ** w
+    in_bytes = 18.69 + (5737.62 - 18.69) * (1024 ** 2 - 204800) / (2097152 - 204800)
+    assert low < in_logs < high and low < in_bytes < high and high > 10 * low
+    assert low_99 <= low < centre < high <= high_99
+    assert 18.69 * 0.5 < low and high < 5737.62 * 2
+    esql = SeriesCurve(mcon, series("HTTP XMLNSC ESQL Transformation", "Large"))
+    (centre,), (low,), (high,) = esql.at([102400])
+    assert centre / 1.15 < low and high < centre * 1.15
+
+
 def test_size_says_when_an_answer_lies_far_beyond_the_scale_measured(modelled):
     """The series ran on a T-shirt of 2 cores: 8 cores at 1000 msgs/s is a scale-out a planner
     asks for, a million cores at 10^9 msgs/s rests on the linear-scaling assumption alone."""
