@@ -83,7 +83,7 @@ closest AS (
 SELECT g.world, g.row_id, g.cpu_ms_per_msg_fact_id AS fact_id, g.source, g.source_line,
        g.table_title, 'cpu_ms_per_msg' AS metric, g.cpu_ms_per_msg_printed AS printed_value,
        CASE WHEN g.per_kb > g.prev_per_kb * factor
-            THEN printf('CPU cost %s at %d bytes is %.1f x the cost per KB of %s at %d bytes '
+            THEN printf('CPU cost %s at %d bytes is %.1f x as much per KB as %s at %d bytes '
                         || '(line %d): cost per KB should fall as messages grow',
                         g.cpu_ms_per_msg_printed, g.message_size_bytes, g.per_kb / g.prev_per_kb,
                         g.prev_printed, g.prev_size, g.prev_line)
