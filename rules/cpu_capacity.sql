@@ -22,8 +22,9 @@ rows AS (
 )
 SELECT world, row_id, cpu_ms_per_msg_fact_id AS fact_id, source, source_line, table_title,
        'cpu_ms_per_msg' AS metric, cpu_ms_per_msg_printed AS printed_value,
-       printf('%s x %.4g ms per message keeps %.3g cores busy, more than the %.3g cores '
-              || 'available (%s)', with_unit(msg_rate_printed, 'msgs/s'), cpu_ms_per_msg, busy, capacity,
+       printf('%s x %s per message keeps %.3g cores busy, more than the %.3g cores '
+              || 'available (%s)', with_unit(msg_rate_printed, 'msgs/s'), with_unit(cpu_ms_per_msg_printed, 'ms'),
+              busy, capacity,
               CASE WHEN cpu_busy_pct IS NOT NULL THEN 'server cores: its %CPU is of the whole server'
                    WHEN cpu_limit_cores IS NOT NULL AND replicas > 1
                        THEN printf('%g x %d replicas', cpu_limit_cores, replicas)

@@ -46,9 +46,10 @@ spreads AS (
 )
 SELECT world, row_id, msg_rate_fact_id AS fact_id, source, source_line, table_title,
        'msg_rate' AS metric, msg_rate_printed AS printed_value,
-       printf('rate %s x cost %.4g ms implies %.0f%% of the available CPU, but the other sizes '
+       printf('rate %s x cost %s implies %.0f%% of the available CPU, but the other sizes '
               || 'of this configuration imply a median of %.0f%% (%.0f%% off, where this test''s '
-              || 'rows are usually %.1f%% off theirs)', with_unit(msg_rate_printed, 'msgs/s'), cpu_ms_per_msg,
+              || 'rows are usually %.1f%% off theirs)', with_unit(msg_rate_printed, 'msgs/s'),
+              with_unit(cpu_ms_per_msg_printed, 'ms'),
               utilisation * 100, usual * 100, (exp(deviation) - 1) * 100,
               (exp(usual_deviation) - 1) * 100) AS message,
        NULL::INTEGER AS related_row_id
