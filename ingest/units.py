@@ -44,6 +44,10 @@ UNITS: dict[str, dict[str, tuple[str, str]]] = {
         "msgs/second": ("msgs/s", "1"),
         "messages/s": ("msgs/s", "1"),
         "messages/sec": ("msgs/s", "1"),
+        # requests per second, as ACE 13's tables title their rate ("Message rate (req/s)")
+        "req/s": ("msgs/s", "1"),
+        "requests/s": ("msgs/s", "1"),
+        "requests/sec": ("msgs/s", "1"),
         # transactions per second, as load tools print a request-reply test's round trips
         "tps": ("msgs/s", "1"),
         "TPS": ("msgs/s", "1"),

@@ -1391,7 +1391,7 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     assert done.returncode == 2 and "written with '=': --size=-5KB" in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("rate, value", [("1.5k", 1500), ("2M", 2_000_000), ("1,200", 1200), ("500 msgs/s", 500),
+@pytest.mark.parametrize("rate, value", [("1.5k", 1500), ("2M", 2_000_000), ("1,200", 1200), ("500 msgs/s", 500), ("500 req/s", 500),
                                          ("40 tps", 40)])
 def test_size_reads_a_rate_as_a_submission_prints_one(rate, value):
     """--rate takes what a rate cell of a submission takes (the one unit table), as well as a
