@@ -659,6 +659,28 @@ def test_a_revision_replaces_the_current_edition_of_its_own_reports(tmp_path, sa
     assert perfwh("check", own, "--revision-of", "iib10-xlinux-v2.txt", *place).returncode == 0
 
 
+def test_a_revision_says_what_of_the_file_it_replaces_it_drops(tmp_path, sandbox):
+    """A revision retires the file it replaces: what that file measured and the revision does
+    not measure again leaves the warehouse, and check and add say so, by line (a cumulative
+    export filed as the revision of last month's would drop last month's other rows)."""
+    place = ["--db", sandbox["db"], "--sources", sandbox["sources"]]
+    rows = [dict(ISO_ROW, platform="rev box", product_version="10.0.0.9", message_size_bytes=size,
+                 msg_rate=rate, cpu_ms_per_msg=cost)
+            for size, rate, cost in ((120, "2864.4", "2.6"), (134, "2300.5", "3.3"), (1384, "1362.3", "5.5"))]
+    first = write_csv(tmp_path / "first-run.csv", rows)
+    assert perfwh("add", first, *place).returncode == 0
+    second = write_csv(tmp_path / "second-run.csv", rows[:1] + [dict(rows[1], msg_rate="2310.5")])
+    said = ("first-run.csv is retired: 1 of its measurements is not in this file and leaves the "
+            "warehouse (its line 4); if this file adds to it rather than replaces it, file it without "
+            "--revision-of")
+    checked = perfwh("check", second, "--revision-of", "first-run.csv", *place)
+    assert said in checked.stderr, checked.stderr
+    added = perfwh("add", second, "--revision-of", "first-run.csv", *place)
+    assert added.returncode == 0 and said in added.stdout + added.stderr, added.stdout + added.stderr
+    whole = write_csv(tmp_path / "third-run.csv", [dict(r, msg_rate=r["msg_rate"] + "1") for r in rows])
+    assert "leave the warehouse" not in perfwh("check", whole, "--revision-of", "second-run.csv", *place).stderr
+
+
 def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, built_warehouse):
     """A copy of the warehouse filed into with another raw layer's manifest (`--db COPY` and the
     project's sources.yml) would record the source in one and not the other: refused, naming

@@ -184,6 +184,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
     if discarded:
         run(con, "PRAGMA disable_checkpoint_on_shutdown")
     status(f"loading {path.name} into a scratch copy of the warehouse")
+    revision_notes: list[str] = []
     try:
         try:
             if warehouse is None:
@@ -197,6 +198,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                 loaded, changed = add_sources(con, [read], retiring)
                 if revision_of:
                     refuse_unrelated_revision(con, path, read.source, revision_of)
+                    revision_notes = dropped_by_revision_note(con, read.source.file, revision_of)
                 subjects = sorted(set(loaded + rechecked))
                 changed = sorted(set(changed + rechecked))
         except ParseError as err:
@@ -219,7 +221,7 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
                         subjects)
         result = _result(con, path, read, collect)
         result.subjects, result.changed = subjects, changed
-        result.notes.extend(fit_notes)
+        result.notes.extend(revision_notes + fit_notes)
         if in_step is False:
             result.notes.append(_out_of_step_note(Path(sources_file), Path(warehouse)))
     except duckdb.Error as err:
@@ -434,7 +436,30 @@ REPLACED_KEYS = "revision_replaced_keys"
 def keep_replaced_keys(con: duckdb.DuckDBPyConnection, source: str) -> None:
     """REPLACED_KEYS: what ``source`` measures, read before a revision retires it."""
     run(con, f"CREATE OR REPLACE TEMP TABLE {REPLACED_KEYS} AS "
-             "SELECT DISTINCT measurement_key FROM dq_input WHERE source = ?", [source])
+             "SELECT measurement_key, min(source_line) AS source_line FROM dq_input WHERE source = ? "
+             "GROUP BY measurement_key", [source])
+
+
+# How many lines of the replaced source a revision's note names.
+NAMED_DROPPED = 5
+
+
+def dropped_by_revision_note(con: duckdb.DuckDBPyConnection, source: str, revision_of: str) -> list[str]:
+    """A note on what the replaced source measured that the revision does not measure again:
+    retiring it takes those measurements out of the warehouse (a file that repeats only part of
+    an earlier one, filed as its revision, drops the rest)."""
+    dropped = [line for (line,) in run(con, f"""
+        SELECT source_line FROM {REPLACED_KEYS}
+        WHERE measurement_key NOT IN (SELECT measurement_key FROM dq_input WHERE source = ?)
+        ORDER BY source_line""", [source])]
+    if not dropped:
+        return []
+    shown = ", ".join(map(str, dropped[:NAMED_DROPPED])) + (
+        f" and {len(dropped) - NAMED_DROPPED:,} more" if len(dropped) > NAMED_DROPPED else "")
+    return [f"{revision_of} is retired: {len(dropped):,} of its measurements "
+            f"{'is' if len(dropped) == 1 else 'are'} not in this file and "
+            f"{'leaves' if len(dropped) == 1 else 'leave'} the warehouse (its line{'s' if len(dropped) != 1 else ''} {shown}); if this file "
+            "adds to it rather than replaces it, file it without --revision-of"]
 
 
 def refuse_unrelated_revision(con: duckdb.DuckDBPyConnection, path: Path, source: ReportSource,
