@@ -417,6 +417,28 @@ def test_a_header_may_give_each_column_its_own_unit_and_stand_below_a_title(box)
         in done.stderr, done.stderr
 
 
+def test_cpu_given_as_a_fraction_is_named_as_the_likely_cause(box):
+    """%CPU written as a fraction (0.450 for 45.0) makes every row a cpu_identity error 100 times
+    off: the check says what is likely wrong with the column, once; true small %CPU (a rate
+    and a cost that agree with it) gets no such note."""
+    header = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+              "msg_rate,cpu_busy_pct,cpu_ms_per_msg\n")
+    rows = [("1024", "1362.3", "1.321"), ("10240", "1201.5", "1.515"), ("102400", "612.0", "3.137")]
+    fractions = box["tmp"] / "fractions.csv"
+    fractions.write_text(header + "".join(f"ACE,12.0.12.0,frac box,4,HTTP XMLNSC Echo,{size},false,{rate},"
+                                          f"{float(rate) * float(cost) / 40 / 100:.3f},{cost}\n"
+                                          for size, rate, cost in rows), encoding="utf-8")
+    done = perfwh(box, "check", fractions)
+    assert done.returncode == 1 and done.stdout.count("error cpu_identity") == 3, done.stdout
+    assert done.stderr.count("if they are fractions of the CPU, write them as percentages") == 1
+    idle = box["tmp"] / "idle.csv"
+    idle.write_text(header + "".join(f"ACE,12.0.12.0,idle box,4,HTTP XMLNSC Echo,{size},false,{float(rate) / 100:.3f},"
+                                     f"{float(rate) * float(cost) / 40 / 100:.3f},{cost}\n"
+                                     for size, rate, cost in rows), encoding="utf-8")
+    done = perfwh(box, "check", idle)
+    assert "fractions of the CPU" not in done.stderr, done.stderr
+
+
 def test_a_scenario_typed_two_ways_is_one_series(box):
     """'REST Echo', 'REST  echo' and 'rest echo' in one file are one test: filed under the first
     spelling, each other one noted, and fitted as one series of four sizes (typed two ways they

@@ -683,7 +683,8 @@ def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
                    [name])[0][0] + run(con, "SELECT count(DISTINCT line) FROM raw_rejects "
                                              "WHERE source = ? AND line NOT IN (SELECT source_line "
                                              "FROM stg_observations WHERE source = ?)", [name, name])[0][0]
-        notes = (list(read.format.notes) if read.format else []) + _repeated_rows_note(con, name)
+        notes = ((list(read.format.notes) if read.format else []) + _repeated_rows_note(con, name)
+                 + _fraction_cpu_note(con, name))
     else:
         kind = REPORT
         rows = run(con, "SELECT count(*) FROM dq_input WHERE source = ?", [name])[0][0]
@@ -722,6 +723,23 @@ def _repeated_rows_note(con: duckdb.DuckDBPyConnection, source: str) -> list[str
             "filed as a printing of the same measurement, as a report's printings in two tables are - the "
             "models count it once, sums over `measurements` count every printing; delete any line copied "
             "by mistake"]
+
+
+def _fraction_cpu_note(con: duckdb.DuckDBPyConnection, source: str) -> list[str]:
+    """A note where every %CPU of a submission with a rate and a cost is at most 1: a tool that
+    gives utilisation as a fraction (0.45 for 45 %) makes each row's rate x cost 100 times its
+    %CPU, an error a row (cpu_identity) that does not say why."""
+    [(rows, largest, fraction_like)] = run(con, """
+        SELECT count(cpu_busy_pct), max(cpu_busy_pct),
+               count(*) FILTER (WHERE msg_rate IS NOT NULL AND cpu_ms_per_msg IS NOT NULL
+                                  AND cpu_busy_pct > 0
+                                  AND abs(ln(msg_rate * cpu_ms_per_msg / 10 / coalesce(server_cores, 1)
+                                             / cpu_busy_pct) - ln(100)) < ln(2))
+        FROM dq_input WHERE source = ?""", [source])
+    if not rows or largest is None or largest > 1 or not fraction_like:
+        return []
+    return [f"every cpu_busy_pct of this file is at most 1 ({largest:g}), and rate x cost says about 100 "
+            "times as much: if they are fractions of the CPU, write them as percentages (0.45 is 45)"]
 
 
 def own_findings(con: duckdb.DuckDBPyConnection, result: CheckResult) -> Iterator[dict]:
