@@ -4,7 +4,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from perfwh.quality.rules import finding_id
 from perfwh.stages.add import add
 from perfwh.stages.check import check, checked
 from perfwh.warehouse.sources import sha256_of
+from support.sandbox import private_layers
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 IIB = RAW_DIR / "reports" / "iib10-xlinux.txt"
@@ -577,12 +577,7 @@ def test_a_repeated_header_is_one_error_saying_so(tmp_path, built_warehouse):
 @pytest.fixture
 def sandbox(tmp_path, built_warehouse) -> dict:
     """A copy of the raw layer and of the warehouse, for add to change."""
-    raw = tmp_path / "raw"
-    shutil.copytree(RAW_DIR, raw)
-    db = tmp_path / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
-    return {"raw": raw, "sources": raw / "sources.yml", "db": db}
+    return private_layers(tmp_path, built_warehouse)
 
 
 def state(box: dict) -> tuple:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import shutil
 
 import duckdb
 import pytest
@@ -24,6 +23,7 @@ from perfwh.stages.add import add
 from perfwh.warehouse.sources import find_raw, load_manifest
 from support import expected
 from support.pdfs import write_pdf
+from support.sandbox import private_layers
 
 M2002 = "mq-appliance-m2002-2018.pdf"
 EDITION = "mq-appliance-m2003-2021.pdf"
@@ -40,11 +40,8 @@ def next_model(text: str) -> str:
 def filed(tmp_path, built_warehouse) -> dict:
     """The edition written as a PDF and filed with `perfwh add` into a copy of the warehouse
     and of data/raw."""
-    raw = tmp_path / "raw"
-    shutil.copytree(RAW_DIR, raw)
-    db = tmp_path / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
+    box = private_layers(tmp_path, built_warehouse)
+    raw, db = box["raw"], box["db"]
     edition = tmp_path / EDITION
     lines = [Line(line.number, next_model(line.text), line.page)
              for line in read_lines(find_raw(RAW_DIR, M2002))]

@@ -20,6 +20,7 @@ from ingest.spreadsheet import safe_cell
 from perfwh.cli import main
 from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, warehouse_env
 from perfwh.warehouse.query import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
+from support.sandbox import private_layers
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -76,11 +77,8 @@ def hostile(tmp_path_factory, built_warehouse) -> dict:
     from perfwh.stages.add import add
 
     tmp = tmp_path_factory.mktemp("hostile")
-    raw = tmp / "raw"
-    shutil.copytree(RAW_DIR, raw)
-    db = tmp / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
+    box = private_layers(tmp, built_warehouse)
+    raw, db = box["raw"], box["db"]
     con = duckdb.connect(str(db), read_only=True)
     series_before = con.sql("SELECT series_id, series_label FROM model_fits").fetchall()
     con.close()

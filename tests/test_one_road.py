@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import shutil
 from pathlib import Path
 
 import duckdb
@@ -14,11 +13,11 @@ import pytest
 from ingest import families
 from ingest.submission import write_rows
 from ingest.vocabulary import CONCURRENCY_KINDS, TEMPLATE_COLUMNS, TSHIRTS
-from perfwh.core.paths import RAW_DIR
 from perfwh.stages.add import AddError, add
 from perfwh.stages.check import SubmissionError, check, checked
 from perfwh.warehouse.query import rows_as_template
 from perfwh.warehouse.sources import load_manifest, sha256_of
+from support.sandbox import private_layers
 from support.resubmit import copy_refused
 
 ISO = dict(product="IIB", product_version="10.0.0.2", platform="xLinux", server_cores="8",
@@ -173,12 +172,7 @@ CORPUS = {
 
 @pytest.fixture
 def sandbox(tmp_path, built_warehouse) -> dict:
-    raw = tmp_path / "raw"
-    shutil.copytree(RAW_DIR, raw)
-    db = tmp_path / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
-    return {"raw": raw, "sources": raw / "sources.yml", "db": db}
+    return private_layers(tmp_path, built_warehouse)
 
 
 def _state(box: dict) -> tuple:

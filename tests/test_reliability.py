@@ -21,6 +21,7 @@ from perfwh.core.lock import writer_lock
 from perfwh.core.paths import RAW_DIR
 from perfwh.warehouse.lake import duckdb_scan
 from support.processes import alive, catches, kernels_of
+from support.sandbox import private_layers
 
 PERFWH = [sys.executable, "-m", "perfwh.cli"]
 HEADER = ("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
@@ -38,12 +39,7 @@ def submission(path: Path, platform: str) -> Path:
 
 def _box(tmp_path: Path, raw_dir: Path, warehouse: Path) -> dict:
     """A private raw layer and warehouse (copies) for a test that writes."""
-    raw = tmp_path / "raw"
-    shutil.copytree(raw_dir, raw)
-    db = tmp_path / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(warehouse, db)
-    return {"raw": raw, "sources": raw / "sources.yml", "db": db, "tmp": tmp_path}
+    return private_layers(tmp_path, warehouse, raw_dir)
 
 
 @pytest.fixture

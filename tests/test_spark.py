@@ -16,6 +16,7 @@ from perfwh.core.paths import PROJECT_ROOT, RAW_DIR, SOURCES_FILE
 from perfwh.quality.cformat import c_printf
 from perfwh.quality.rules import load_rules
 from perfwh.quality.spark import _view_query, interface_views, macros, to_spark
+from support.sandbox import private_layers
 
 sys.path.insert(0, str(PROJECT_ROOT / "bench"))
 import synthetic  # noqa: E402  (the benchmarks' generator of submissions)
@@ -130,17 +131,12 @@ def large_checked(tmp_path_factory, built_warehouse, spark_session) -> dict[str,
     import csv
     import io
     import json
-    import shutil
 
     from perfwh.cli import main
 
     folder = tmp_path_factory.mktemp("large")
-    raw = folder / "raw"
-    shutil.copytree(RAW_DIR, raw)
-    db = folder / "curated" / "warehouse.duckdb"
-    db.parent.mkdir()
-    shutil.copyfile(built_warehouse, db)
-    place = ["--db", str(db), "--sources", str(raw / "sources.yml")]
+    box = private_layers(folder, built_warehouse)
+    place = ["--db", str(box["db"]), "--sources", str(box["sources"])]
     first = folder / "first.csv"
     first.write_text(RESUBMISSION_HEADER + "".join(row + "\n" for row in FILED_FIRST))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
