@@ -84,13 +84,23 @@ def next_writer(root: Path) -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def ended_pid() -> int:
+    """The id of a process that has ended: a killed writer's, whose staged files carry it (the
+    next writer leaves a running process's staging alone)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
 def test_a_folder_committed_in_parts_lands_whole_from_a_kill_at_any_step(tmp_path, monkeypatch):
     outcomes, step = [], 0
     while True:
         step += 1
         root = tmp_path / f"kill-{step}"
-        transaction = staged_commit(root)
         with monkeypatch.context() as patch:
+            killed_pid = ended_pid()
+            patch.setattr(os, "getpid", lambda: killed_pid)  # the writer this process stands for
+            transaction = staged_commit(root)
             killed_at(step, patch)
             try:
                 transaction.commit()
