@@ -111,6 +111,7 @@ class Block:
     header: Line
     groups: list[Group]
     rows: list[Line]
+    footnotes: tuple[str, ...] = ()  # as printed under the rows ("*Round trips/sec")
 
 
 def parse(lines: Sequence[Line]) -> ParsedReport:
@@ -206,6 +207,7 @@ def _block(lines: Sequence[Line], index: int) -> tuple[Block, int]:
     rows: list[Line] = []
     i = sub + 1
     notes: set[str] = set()
+    printed: list[str] = []
     while i < len(lines):
         text = clean_text(lines[i].text)
         if not text:
@@ -214,6 +216,7 @@ def _block(lines: Sequence[Line], index: int) -> tuple[Block, int]:
         note = next((c for c, pattern in FOOTNOTES.items() if re.match(pattern, text)), None)
         if note:
             notes.add(note)
+            printed.append(text)
             i += 1
             continue
         if notes or not _ROW.match(text):
@@ -228,7 +231,7 @@ def _block(lines: Sequence[Line], index: int) -> tuple[Block, int]:
         missing = sorted(starred - notes)[0]
         raise ParseError(f"the table's {missing!r} column has no footnote", rows[-1].number,
                          expected=f"the footnote {FOOTNOTES[missing][1:-1]!r} under the rows")
-    return Block(header, groups, rows), i
+    return Block(header, groups, rows, tuple(printed)), i
 
 
 def _table(caption_line: Line, caption: re.Match, blocks: list[Block], product: str,
@@ -238,10 +241,11 @@ def _table(caption_line: Line, caption: re.Match, blocks: list[Block], product: 
         raise ParseError(f"{key} is captioned twice", caption_line.number,
                          expected="each table number once")
     first = blocks[0].header
+    # the footnotes say what the starred columns count (Max Rate*: round trips, not messages)
+    said = ([f"{len(blocks)} blocks, one caption"] if len(blocks) > 1 else []) + [
+        f"footnote: {text}" for text in dict.fromkeys(t for b in blocks for t in b.footnotes)]
     report.tables.append(SourceTable(key, clean_text(caption_line.text), first.number,
-                                     "throughput", first.page,
-                                     note=(f"{len(blocks)} blocks, one caption" if len(blocks) > 1
-                                           else None)))
+                                     "throughput", first.page, note="; ".join(said) or None))
     for block in blocks:
         for row in block.rows:
             _row(row, block.groups, key, product, report)
