@@ -36,7 +36,8 @@ from .spreadsheet import UNMARK_SQL, csv_writer
 from .units import DECIMAL_COMMA_PATTERN, LEADING_ZERO_PATTERN, NUMBER_PATTERN, UNITS
 from .vocabulary import (CONCURRENCY_KINDS, FOLD_SQL, MAX_COUNT, MAX_MESSAGE_BYTES, MAX_NAME_LENGTH,
                          METRIC_COLUMNS, NAME_COLUMNS, NO_KIND_WORDS, NON_PERSISTENT_WORDS,
-                         OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, TEMPLATE_COLUMNS,
+                         OPTIONAL_COLUMNS, PERSISTENT_WORDS, REQUIRED_COLUMNS, SCENARIO_FOLD_SQL,
+                         SCENARIO_SPACES_SQL, TEMPLATE_COLUMNS,
                          TOPOLOGIES, TSHIRTS, allowed_tshirts, kind_spellings, kind_synonyms,
                          topology_spellings)
 
@@ -617,24 +618,19 @@ def _vocabulary_notes(con, fmt: CsvFormat) -> None:
         fmt.notes.append(f"concurrency_kind {word!r} read as {meaning} ({where})")
 
 
-# A scenario's name with its case and its runs of spaces folded: two cells equal so folded
-# name one scenario ("REST Echo", "REST  echo"), as measurement_key compares them.
-SCENARIO_FOLD_SQL = "lower(regexp_replace(trim({}), '\\s+', ' ', 'g'))"
-
-
 def _scenario_spellings(con, fmt: CsvFormat) -> None:
     """sub_scenario_names: each scenario cell of the readable rows and the name it is filed
     under - the first spelling in the file of the names equal to it but for case and spacing,
     its spaces collapsed - so that one test typed two ways is one series, not two; a note on
     ``fmt`` for each cell read as another spelling."""
     fold = SCENARIO_FOLD_SQL.format("scenario")
+    first_spelling = SCENARIO_SPACES_SQL.format("first_value(scenario) OVER (PARTITION BY folded ORDER BY first)")
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_scenario_names AS
         WITH spellings AS (
             SELECT scenario, {fold} AS folded, min(line) AS first, count(*) AS rows
             FROM sub_rows GROUP BY scenario)
-        SELECT scenario, regexp_replace(trim(first_value(scenario) OVER (PARTITION BY folded ORDER BY first)),
-                                        '\\s+', ' ', 'g') AS name, first, rows
+        SELECT scenario, {first_spelling} AS name, first, rows
         FROM spellings""")
     for printed, name, first, rows in con.sql(
             "SELECT scenario, name, first, rows FROM sub_scenario_names WHERE scenario <> name "

@@ -77,6 +77,10 @@ def folded(word: str) -> str:
 
 
 FOLD_SQL = "regexp_replace(lower({}), '[^a-z0-9]', '', 'g')"
+# A scenario's name with case and runs of spaces folded, as schema/50_dq.sql's measurement_key
+# folds it: two names equal so folded are one scenario ("REST Echo", "REST  echo").
+SCENARIO_SPACES_SQL = "regexp_replace(trim({}), '[ ]+', ' ', 'g')"
+SCENARIO_FOLD_SQL = "lower(" + SCENARIO_SPACES_SQL + ")"
 
 
 @dataclass(frozen=True)

@@ -96,7 +96,7 @@ def parse_size(text: str) -> int:
 
     value = Decimal(q.number) * Decimal(UNITS["size"][q.unit][1])
     if not 1 <= value <= MAX_MESSAGE_BYTES:
-        raise SizingError(f"--size {text!r}: {format_bytes(float(value))} is out of range: a "
+        raise SizingError(f"--size {text!r}: {size_label(float(value))} is out of range: a "
                           f"message size is from 1 byte to {MAX_MESSAGE_BYTES // 1024 ** 2}MB (1 GiB)")
     if Decimal(UNITS["size"][q.unit][1]) == 1 and value != value.to_integral_value():
         raise SizingError(f"--size {text!r}: a message is a whole number of bytes (a size with a "
@@ -105,11 +105,6 @@ def parse_size(text: str) -> int:
 
 
 _EXPONENT_BYTES = re.compile(r"\s*\d+(?:\.\d+)?[eE]\+?\d{1,2}\s*")
-
-
-def format_bytes(n: float) -> str:
-    """A size as the site labels it (exact, in KiB and MiB: 1 KiB = 1024 bytes)."""
-    return size_label(n)
 
 
 def version_matches(version: str | None, wanted: str) -> bool:
@@ -405,9 +400,9 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
             outside = [c for c in answer["candidates"] if _outside(size_bytes, c)]
             if outside:
                 ranges = sorted({(c["min_size_bytes"], c["max_size_bytes"]) for c in outside})
-                warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of "
+                warnings.append(f"{size_label(size_bytes)} lies outside the measured sizes of "
                                 f"{len(outside)} of the {len(matched)} matching series ("
-                                + "; ".join(f"{format_bytes(lo)} to {format_bytes(hi)}" for lo, hi in ranges)
+                                + "; ".join(f"{size_label(lo)} to {size_label(hi)}" for lo, hi in ranges)
                                 + "): their answers are extrapolations")
             return answer
         # The series differ only in the capacity they were measured with (cores, T-shirt,
@@ -433,8 +428,8 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
                    "basis": basis(con, row, size_bytes)})
     lo, hi = row["min_size_bytes"], row["max_size_bytes"]
     if _outside(size_bytes, row):
-        warnings.append(f"{format_bytes(size_bytes)} lies outside the measured sizes of this series "
-                        f"({format_bytes(lo)} to {format_bytes(hi)}): extrapolation - the interval assumes "
+        warnings.append(f"{size_label(size_bytes)} lies outside the measured sizes of this series "
+                        f"({size_label(lo)} to {size_label(hi)}): extrapolation - the interval assumes "
                         f"the {row['model']} model holds beyond the data")
     if answer["cores_low"] is None:
         warnings.append("no interval: the series is the only one of its report, and nothing but its own "
@@ -443,7 +438,7 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     if low and high and high > UNINFORMATIVE_RATIO * low:
         warnings.append(f"the {LEVEL * 100:.0f} % interval spans {high / low:.3g} times its lower limit "
                         f"({low:.3g} to {high:.3g} ms): the series' other sizes do not tell its cost at "
-                        f"{format_bytes(size_bytes)}; read the points it rests on, not the interval")
+                        f"{size_label(size_bytes)}; read the points it rests on, not the interval")
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
@@ -599,7 +594,7 @@ def render_text(answer: dict) -> str:
         lines += [
             f"series {answer['series_id']}: {answer['series_label']}",
             f"model: {answer['model']}, {answer['model_formula']}; fitted on sizes "
-            + ", ".join(format_bytes(s) for s in answer["measured_sizes"]),
+            + ", ".join(size_label(s) for s in answer["measured_sizes"]),
             f"CPU cost: {_fmt(answer['cpu_ms_per_msg'])} ms/msg "
             f"(90 % interval {_fmt(answer['cpu_ms_per_msg_low'])} to {_fmt(answer['cpu_ms_per_msg_high'])})",
             f"cores needed: {_fmt(answer['cores'])} (90 % interval {_fmt(answer['cores_low'])} to "
@@ -658,13 +653,13 @@ def _basis_lines(b: dict | None) -> list[str]:
     if not b:
         return []
     points = b["points"]
-    used = ", ".join(f"{format_bytes(p['size_bytes'])} {_cost_text(p)} ({_lines_text(p['printings'])})"
+    used = ", ".join(f"{size_label(p['size_bytes'])} {_cost_text(p)} ({_lines_text(p['printings'])})"
                      for p in points)
     printings = sum(len(p["printings"]) for p in points)
     again = (f" ({printings} printings: the same numbers printed in several tables count once)"
              if len(points) < printings else "")
     lines = [f"rests on: the series' {len(points)} usable points{again}: {used}"]
-    lines += [f"left out: {format_bytes(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
+    lines += [f"left out: {size_label(p['size_bytes'])} {p['printed'] or ''} (line {p['source_line']}): "
               f"{p['excluded_reason']}" for p in b["left_out"]]
     cal = b["calibration"]
     error = b["leave_one_size_out_median_error_pct"]

@@ -37,6 +37,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.printable import OneLineMessage
+from ingest.vocabulary import SCENARIO_FOLD_SQL
 from perfwh.core.interrupts import interrupted
 from perfwh.core.paths import RULES_DIR
 from perfwh.warehouse.db import insert_rows, out_of_memory, placeholders, run, single_threaded
@@ -303,7 +304,7 @@ def _add_context(con: duckdb.DuckDBPyConnection, catalog: str) -> None:
     scenarios and platforms only (the key holds both), given as constants, which DuckDB applies
     before it regroups the numbers into rows: a subquery or the key itself are applied after,
     to every source's rows of the scenario (an add grew with the warehouse)."""
-    scenario = "regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g')"  # as measurement_key spells it
+    scenario = SCENARIO_FOLD_SQL.format("scenario")  # as measurement_key spells it
     scenarios = [v for (v,) in run(con, f"SELECT DISTINCT {scenario} FROM temp.main.dq_input "
                                         "WHERE scenario IS NOT NULL ORDER BY 1")]
     spelt = [v for (v,) in run(con, "SELECT DISTINCT lower(trim(platform)) FROM temp.main.dq_input")]

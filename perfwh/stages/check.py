@@ -731,10 +731,10 @@ def _fraction_cpu_note(con: duckdb.DuckDBPyConnection, source: str) -> list[str]
     %CPU, an error a row (cpu_identity) that does not say why."""
     [(rows, largest, fraction_like)] = run(con, """
         SELECT count(cpu_busy_pct), max(cpu_busy_pct),
-               count(*) FILTER (WHERE msg_rate IS NOT NULL AND cpu_ms_per_msg IS NOT NULL
-                                  AND cpu_busy_pct > 0
-                                  AND abs(ln(msg_rate * cpu_ms_per_msg / 10 / coalesce(server_cores, 1)
-                                             / cpu_busy_pct) - ln(100)) < ln(2))
+               -- the cores rate x cost keeps busy at the printed %CPU, as cpu_identity reads them
+               count(*) FILTER (WHERE cpu_busy_pct > 0 AND server_cores > 0
+                                  AND abs(ln(cpu_ms_per_msg * msg_rate / (10 * cpu_busy_pct) / server_cores)
+                                          - ln(100)) < ln(2))
         FROM dq_input WHERE source = ?""", [source])
     if not rows or largest is None or largest > 1 or not fraction_like:
         return []
