@@ -304,3 +304,41 @@ def test_spark_and_duckdb_judge_resubmissions_alike(large_checked):
     assert all(f["suggested_value"] is None and "another run" in f["message"]
                for f in duck if f["line"] == 5 and f["rule"] == "cross_table_consistency")
     assert by_engine["spark"] == duck  # messages, suggestions and ids included, in order
+
+
+# A process whose Spark JVM is killed between the analysis of a rule and its job.
+_JVM_DIES = """
+import os, signal, sys, tempfile
+from pathlib import Path
+from perfwh.quality import spark
+from perfwh.quality.rules import RuleError, load_rules
+session = spark.session()
+frame = session.sql("SELECT 1 AS x")
+process = spark._JVM["process"]
+os.kill(process.pid, signal.SIGKILL)
+process.wait()
+rule = load_rules()[0]
+try:
+    spark.write_parquet(session, [(rule, frame)], Path(tempfile.mkdtemp(dir=sys.argv[1])))
+except RuleError as err:
+    print(err)
+print(spark.session().sql("SELECT 41 + 1 AS answer").collect()[0].answer)
+spark.stop()
+"""
+
+
+@pytest.mark.slow
+def test_a_rule_whose_jvm_died_says_so_and_the_next_session_starts(tmp_path):
+    """The Spark JVM dying under a check (it did once in CI, leaving only "Connection
+    refused") is reported naming the rule, the JVM's exit status and the last lines it
+    printed; the process's next Spark session is a new one, not the dead one."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", _JVM_DIES, str(tmp_path)], capture_output=True,
+                          text=True, timeout=300,
+                          env={**os.environ, "SPARK_CONF_DIR": str(Path(__file__).parent / "spark")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    said, answer = done.stdout.strip().splitlines()
+    assert said.startswith(f"{load_rules()[0].path} on Spark: ") and \
+        "(the Spark JVM ended with status -9; it printed last: " in said, said
+    assert answer == "42"

@@ -97,12 +97,17 @@ appender.console.layout.pattern = spark: %p %c{1}: %m%n
 _MACRO = re.compile(r"CREATE\s+MACRO\s.*?;", re.IGNORECASE | re.DOTALL)
 _VIEW = re.compile(r"CREATE\s+VIEW\s+(\w+)\s+AS\s.*?;", re.IGNORECASE | re.DOTALL)
 _SESSIONS: dict[str, object] = {}
+# What the session's JVM and its launcher printed (an unnamed file, see _start), and the JVM's
+# process: a job that fails because the JVM died says what it printed last.
+_JVM: dict[str, object] = {}
 
 
 def session(master: str | None = None):
     """The process's SparkSession on ``master`` (default DEFAULT_SPARK_MASTER), started on
     first use."""
     master = master or DEFAULT_SPARK_MASTER
+    if master in _SESSIONS and _jvm_ended():
+        _forget_dead_session()  # its JVM died (the job it failed said so): a new one
     if master in _SESSIONS:
         return _SESSIONS[master]
     if _SESSIONS:
@@ -113,6 +118,19 @@ def session(master: str | None = None):
         spark = _start(master)
     _SESSIONS[master] = spark
     return spark
+
+
+def _forget_dead_session() -> None:
+    """Forget a session whose JVM has died, as PySpark would after stopping it (it cannot stop
+    one without its JVM): PySpark keeps the gateway and the active context and session on its
+    classes, and would hand them to the next session."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    SparkContext._gateway = SparkContext._jvm = SparkContext._active_spark_context = None
+    SparkSession._instantiatedSession = SparkSession._activeSession = None
+    _SESSIONS.clear()
+    _JVM.clear()
 
 
 def _start(master: str):
@@ -144,6 +162,7 @@ def _start(master: str):
         raise RuleError(f"cannot start Spark on {master}: {_why_it_failed(err, jvm_output)}"
                         " (the Spark engine needs Java 17: `make system-packages` installs "
                         "Debian's openjdk-17-jre-headless, or says what to run)") from None
+    _JVM.update(output=jvm_output, process=getattr(gateway, "proc", None))
     _register_udfs(spark)
     return spark
 
@@ -199,11 +218,29 @@ def _alive(pid: int) -> bool:
 
 def _why_it_failed(err: Exception, jvm_output) -> str:
     """What a failed start says last, with the last lines the JVM or its launcher printed."""
-    jvm_output.seek(0)
+    printed = _last_printed(jvm_output)
+    said = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+    return f"{said} ({'; '.join(printed)})" if printed else said
+
+
+def _last_printed(jvm_output, lines: int = 3) -> list[str]:
+    """The last non-blank lines the JVM or its launcher printed (read from the end of what
+    may be megabytes of log)."""
+    jvm_output.seek(0, os.SEEK_END)
+    jvm_output.seek(max(0, jvm_output.tell() - 8192))
     printed = [line.strip() for line in jvm_output.read().decode("utf-8", "replace").splitlines()
                if line.strip()]
-    said = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
-    return f"{said} ({'; '.join(printed[-3:])})" if printed else said
+    return printed[-lines:]
+
+
+def _jvm_ended() -> str:
+    """When the session's JVM has ended: how, with the last lines it printed (else "")."""
+    process = _JVM.get("process")
+    if process is None or process.poll() is None:
+        return ""
+    printed = _last_printed(_JVM["output"])
+    said = f"; it printed last: {'; '.join(printed)}" if printed else ", printing nothing"
+    return f" (the Spark JVM ended with status {process.returncode}{said})"
 
 
 def _quiet_py4j() -> None:
@@ -253,6 +290,7 @@ def stop() -> None:
     for spark in _SESSIONS.values():
         spark.stop()
     _SESSIONS.clear()
+    _JVM.clear()
 
 
 # -- translating DuckDB's SQL ------------------------------------------------------------------
@@ -397,7 +435,7 @@ def rule_frame(spark, rule: Rule):
     except RuleError:
         raise
     except Exception as err:  # a Spark AnalysisException, a sqlglot ParseError
-        raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
+        raise RuleError(f"{rule.path} on Spark: {_first_line(err)}{_jvm_ended()}") from None
 
 
 def _first_line(err: Exception) -> str:
@@ -434,11 +472,11 @@ def write_parquet(spark, frames: Iterable[tuple[Rule, object]], folder: Path) ->
     group = f"perfwh-rules-{uuid.uuid4().hex}"
 
     def write(rule: Rule, frame) -> None:
-        spark.sparkContext.setJobGroup(group, f"perfwh rule {rule.name}")
         try:
+            spark.sparkContext.setJobGroup(group, f"perfwh rule {rule.name}")
             frame.write.parquet(str(folder / rule.name))
         except Exception as err:
-            raise RuleError(f"{rule.path} on Spark: {_first_line(err)}") from None
+            raise RuleError(f"{rule.path} on Spark: {_first_line(err)}{_jvm_ended()}") from None
 
     with ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="perfwh-spark") as pool:
         futures = []
