@@ -42,6 +42,11 @@ def query(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) 
 SERIES_KEYS = ("source", "product", "product_version", "fix_pack", "platform", "server_cores",
                "scenario", "persistent", "concurrency_kind", "concurrency", "replicas", "tshirt",
                "cpu_limit_cores") + DEPLOYMENT_KEYS
+# A row's series, as SQL groups it and load_series keys it: one replica whether the row says 1
+# or leaves replicas blank, as the rules' config_key reads it (the template's "blank if one"); a
+# series of both says 1.
+SERIES_GROUP_SQL = ", ".join("coalesce(replicas, 1)" if k == "replicas" else k for k in SERIES_KEYS)
+_REPLICAS = SERIES_KEYS.index("replicas")
 EXCLUDING_METRICS = ("cpu_ms_per_msg", "msg_rate")
 TABLES = ("model_fits", "model_predictions", "model_accuracy", "model_unfitted")
 
@@ -211,7 +216,7 @@ def count_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = Non
             SELECT 1 FROM measurements
             WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL
               AND (? IS NULL OR list_contains(?, source))
-            GROUP BY {', '.join(SERIES_KEYS)}
+            GROUP BY {SERIES_GROUP_SQL}
             HAVING count(DISTINCT message_size_bytes) >= ?)""", [sources, sources, min_sizes])[0][0]
 
 
@@ -237,7 +242,10 @@ def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None
         reason = reasons.get(mid)
         if reason is None and not cost > 0:
             reason = f"cpu_ms_per_msg {cost} is not positive"
-        series = groups.setdefault(tuple(row[:n]), Series(key))
+        grouped = row[:_REPLICAS] + (row[_REPLICAS] or 1,) + row[_REPLICAS + 1:n]
+        series = groups.setdefault(grouped, Series(key))
+        if series.key["replicas"] is None:
+            series.key["replicas"] = key["replicas"]
         series.points.append(Point(mid, line, page, table, float(size), float(cost),
                                    rate, busy, capacity, reason))
     out = sorted(groups.values(), key=lambda s: _sort_key(s.key))

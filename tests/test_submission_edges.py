@@ -465,6 +465,31 @@ def test_a_scenario_typed_two_ways_is_one_series(box):
     assert fits == [(4,)]
 
 
+def test_replicas_one_and_blank_are_one_series(box):
+    """The template reads a blank replicas cell as one replica, as the rules' configuration key
+    does: a file saying 1 on some rows and nothing on others is fitted as one series of four
+    sizes, labelled with the 1 it states (it was two series of two sizes, and neither fitted)."""
+    path = box["tmp"] / "replicas.csv"
+    path.write_text("product,product_version,platform,server_cores,scenario,message_size_bytes,persistent,"
+                    "replicas,msg_rate,cpu_busy_pct,cpu_ms_per_msg\n"
+                    "ACE,12.0.11.0,replica box,4,REST Echo,1024,false,,4000.0,50.0,0.500\n"
+                    "ACE,12.0.11.0,replica box,4,REST Echo,10240,false,1,3333.3,50.0,0.600\n"
+                    "ACE,12.0.11.0,replica box,4,REST Echo,102400,false,,1250.0,50.0,1.600\n"
+                    "ACE,12.0.11.0,replica box,4,REST Echo,1048576,false,1,173.9,50.0,11.50\n",
+                    encoding="utf-8")
+    done = perfwh(box, "add", path)
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(box["db"]), read_only=True)
+    try:
+        fits = con.sql("SELECT replicas, distinct_points FROM model_fits WHERE source = 'replicas.csv' "
+                       "AND model = 'linear'").fetchall()
+        predicted = con.sql("SELECT count(*) FROM model_predictions WHERE source = 'replicas.csv'").fetchall()
+    finally:
+        con.close()
+    assert fits == [(1, 4)]
+    assert predicted == [(4,)]
+
+
 def test_columns_left_out_read_as_blank_and_names_read_with_spaces(box):
     """A lab that measures no %CPU and runs no replicas leaves their columns out; names typed
     with spaces or hyphens are the template's. A header without any measured column, or
