@@ -84,10 +84,11 @@ def parse_size(text: str) -> int:
 
     if text.strip().startswith("-"):
         raise SizingError(f"--size {text!r}: a message size is positive (from 1 byte to 1 GiB)")
-    if _EXPONENT_BYTES.fullmatch(text):  # 1e5: a count of bytes as a calculator writes it
-        text = format(Decimal(text.strip()), "f")
+    exponent = _EXPONENT.fullmatch(text)
+    # 1e5, 1e5B, 1.5e3 KB: a number as a calculator writes it
+    plain = format(Decimal(exponent["number"]), "f") + exponent["unit"] if exponent else text
     try:
-        q = quantity(text, "size")
+        q = quantity(plain, "size")
     except ParseError as err:
         units = ", ".join(t for t in UNITS["size"] if t)
         raise SizingError(f"--size {text!r}: {err.message} (expected a number of bytes, or a number "
@@ -104,7 +105,7 @@ def parse_size(text: str) -> int:
     return int(value.to_integral_value())
 
 
-_EXPONENT_BYTES = re.compile(r"\s*\d+(?:\.\d+)?[eE]\+?\d{1,2}\s*")
+_EXPONENT = re.compile(r"\s*(?P<number>\d+(?:\.\d+)?[eE]\+?\d{1,2})(?P<unit>\s*[A-Za-z]*)\s*")
 
 
 def version_matches(version: str | None, wanted: str) -> bool:

@@ -699,6 +699,8 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("50kb") == parse_size("50kB") == 51200  # b is bytes, as in "1384b"
     assert parse_size("2mb") == 2 * 1024 * 1024
     assert parse_size("1e5") == parse_size("1E+05") == 100000  # bytes as a calculator writes them
+    assert parse_size("1e5B") == parse_size("1e5 bytes") == 100000  # and with a unit
+    assert parse_size("1.5e3KB") == 1500 * 1024
     assert parse_size("100.5KB") == 102912
     with pytest.raises(SizingError, match="a message is a whole number of bytes"):
         parse_size("100.5")  # not silently 100
