@@ -275,9 +275,16 @@ def header_problem(header: Sequence[str]) -> str | None:
     misspelling of a column it lacks (a blank column would hide the misspelt one)."""
     names = _names(header)
     missing = absent_columns(header)
-    hint = _misspellings(missing, names)
-    if any(c in REQUIRED_COLUMNS for c in missing) or hint:
-        return f"missing columns {', '.join(missing)}" + hint
+    guesses = _misspellings(missing, names)
+    # the columns that stop the reading: an optional one left out reads as blank
+    stopping = [c for c in missing if c in REQUIRED_COLUMNS or c in guesses]
+    if stopping:
+        hint = ", ".join(f"{guess!r} for {column}" for column, guess in guesses.items())
+        blank = [c for c in missing if c not in stopping]
+        return (f"missing column{'s' if len(stopping) > 1 else ''} {', '.join(stopping)}"
+                + (f" (perhaps misspelt: {hint})" if hint else "")
+                + (f"; the header also lacks {', '.join(blank)}, which would read as blank"
+                   if blank else ""))
     if all(c in missing for c in METRIC_COLUMNS):
         return f"no measured column: the header needs at least one of {', '.join(METRIC_COLUMNS)}"
     twice = sorted({c for c in names if c and names.count(c) > 1})
@@ -315,17 +322,17 @@ def _names(header: Sequence[str]) -> list[str]:
     return [h.strip().lstrip("\ufeff") for h in header]
 
 
-def _misspellings(missing: list[str], names: list[str]) -> str:
-    """A hint naming the header's columns that look like misspellings of missing ones (the
-    template allows extra columns, so an unknown name alone is no problem)."""
+def _misspellings(missing: list[str], names: list[str]) -> dict[str, str]:
+    """{missing column: the header's column that looks like its misspelling} (the template
+    allows extra columns, so an unknown name alone is no problem)."""
     unknown = [n for n in names if n and n not in TEMPLATE_COLUMNS]
-    guesses = []
+    guesses = {}
     for column in missing:
         close = difflib.get_close_matches(column, unknown, n=1, cutoff=0.6) or _meaning_alike(column, unknown)
         if close:
-            guesses.append(f"{close[0]!r} for {column}")
+            guesses[column] = close[0]
             unknown.remove(close[0])
-    return f" (perhaps misspelt: {', '.join(guesses)})" if guesses else ""
+    return guesses
 
 
 # Words by which a column a lab titled in its own way still says which measured column it is
