@@ -9,6 +9,7 @@ import json
 import math
 import shutil
 import statistics
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ from models.calibration import UNCALIBRATED, calibrate
 from models.sizing import SizeQuery, SizingError, parse_size, percent, version_matches
 from models.spec import BASE, MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
+from perfwh.core.paths import PROJECT_ROOT
 from perfwh.stages.models import build_models
 from perfwh.warehouse.lake import read_manifest
 
@@ -1132,6 +1134,13 @@ def test_size_answers_a_planner_can_act_on(modelled):
     assert 6.5 < answer["cores"] < 10
     assert answer["cores_low"] > answer["cores"] / 1.15 and answer["cores_high"] < answer["cores"] * 1.15
     assert not [w for w in answer["warnings"] if "interval spans" in w]
+    # the README quotes this answer: it is the answer given today
+    quoted = re.search(r"is answered with ([\d.]+) cores, 90 % interval ([\d.]+) to ([\d.]+) \(.*?99 % "
+                       r"([\d.]+) to ([\d.]+);", (PROJECT_ROOT / "README.md").read_text(encoding="utf-8"),
+                       re.S)
+    assert quoted, "the README no longer quotes the answer"
+    given = [answer[k] for k in ("cores", "cores_low", "cores_high", "cores_low_99", "cores_high_99")]
+    assert [float(v) for v in quoted.groups()] == [float(f"{v:.3g}") for v in given], (quoted.groups(), given)
     text = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", "1000",
                   "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--db", modelled).stdout
     assert "rests on: the series' 4 usable points: 2 KiB 0.58 ms (line 206)" in text
