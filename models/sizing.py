@@ -378,9 +378,14 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         else:
             given = [_asked_text(option, getattr(q, field_name)) for option, _column, field_name in _FILTERS
                      if getattr(q, field_name) is not None]
+            # a series that matches every option but was not fitted says why below; the options
+            # are then not what is wrong
+            why = (f"; {len(blocked)} series match{'es' if len(blocked) == 1 else ''} them all but "
+                   f"{'was' if len(blocked) == 1 else 'were'} not fitted (below)" if blocked else
+                   _why_none(fits + unfitted, _scenario_names(all_names, q.scenario), q))
             warnings.insert(0, "no fitted series matches the scenario "
                             f"{q.scenario!r} with {' '.join(given) or 'no other option'}: no answer"
-                            + _why_none(fits + unfitted, _scenario_names(all_names, q.scenario), q))
+                            + why)
         return answer
     for row in matched:
         candidate = {**_series_summary(row), "model": row["model"],

@@ -1360,6 +1360,9 @@ def test_size_names_series_that_exclusions_left_unfitted(modelled, mcon):
     answer = json.loads(done.stdout)
     assert done.returncode == 1 and answer["cores"] is None
     assert any("was not fitted" in w and label in w for w in answer["warnings"])
+    # the options matched it: the first warning says so, not that they match no series together
+    first = answer["warnings"][0]
+    assert re.search(r"; \d+ series match(es)? them all but (was|were) not fitted \(below\)$", first), first
 
 
 def test_size_rejects_bad_input(modelled, tmp_path):
