@@ -533,6 +533,22 @@ def test_report_tables_keep_the_columns_in_the_order_the_report_prints_them(site
     assert checked > 500
 
 
+def test_a_column_header_names_no_unit_its_cells_print_otherwise(site):
+    """ACE 11 prints its costs with their units, in μs and ms ("476.71 μs", "2 ms"): the cost
+    column's header names no unit over them (it said "CPU per msg (ms)" over "476.71 μs");
+    IIB 10's bare costs keep "(ms)" in their header."""
+    result, _, _ = site
+    pages = {name: (result.out / "site" / f"report-{name}.html").read_text(encoding="utf-8")
+             for name in ("ace11", "iib10")}
+    def headers(table: str) -> set[str]:
+        return set(re.findall(r"<th[^>]*>([^<]*CPU per msg[^<]*)</th>", table))
+
+    ace11 = [t for t in re.findall(r"<table.*?</table>", pages["ace11"], re.S) if "μs" in t]
+    assert any("476.71 μs" in t for t in ace11)
+    assert all(headers(t) == {"CPU per msg"} for t in ace11), [headers(t) for t in ace11]
+    assert headers(pages["iib10"]) == {"CPU per msg (ms)"}
+
+
 def test_the_models_page_shows_model_accuracy_as_kept_not_rounded_twice(site, wh):
     """model_accuracy keeps percentages to the hundredth: the page shows each as kept (ACE 11's
     99 % coverage 127 / 129 = 98.4496 % is 98.45 %; rounded again to a tenth it read 98.5 %)."""

@@ -175,6 +175,23 @@ def number_words(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
+def unit_over(metric: str, unit: str | None, printed: list[str]) -> str | None:
+    """The unit a column header of ``metric`` names over cells printed as ``printed``: the
+    stored unit, unless the cells print their numbers as printed in another unit, each with
+    it (ACE 11's "476.71 μs" beside "2 ms": a header "(ms)" over "476.71" μs would misread).
+    A multiplier ("460K") is the header's unit still."""
+    from ingest.records import ParseError
+    from ingest.units import UNITS, metric_quantity, quantity
+
+    try:
+        kind = metric_quantity(metric)
+        tokens = [quantity(p, kind).unit for p in printed]
+    except ParseError:
+        return unit
+    other = [t for t in tokens if UNITS[kind][t][1] != "1" and t.lstrip("kKMG") not in ("", "/s")]
+    return None if other and all(tokens) else unit
+
+
 def metric_header(metric: str, unit: str | None) -> str:
     """'supply_voltage_v', 'V' -> 'supply voltage (V)': the unit once, in brackets."""
     name = metric

@@ -14,6 +14,7 @@ from perfwh.warehouse.sources import sha256_of
 from perfwh.publish.html import Html, anchor_id, dl, esc, join, link, note, spans, stated, table, tag
 
 from .common import (finding_flag, findings_by_claim, has, metric_header, number_cell, platform_of, query,
+                     unit_over,
                      report_page_name, reports, src_anchor, where)
 
 
@@ -119,11 +120,14 @@ def results_table(facts: list[dict]) -> tuple[Html, list[tuple[str, str]]]:
 
     col_keys: list[tuple] = []
     units: dict[str, str] = {}
+    printed: dict[str, list[str]] = defaultdict(list)
     for f in facts:
         key = tuple(f[a] for a in col_attrs) + (f["metric"],)
         if key not in col_keys:
             col_keys.append(key)
         units.setdefault(f["metric"], f["unit"])
+        printed[f["metric"]].append(f["printed_value"])
+    units = {metric: unit_over(metric, unit, printed[metric]) for metric, unit in units.items()}
 
     filled = sum(len({tuple(f[a] for a in col_attrs) + (f["metric"],) for f in line}) for line in by_line.values())
     if len(col_keys) > 4 and filled < 0.5 * len(col_keys) * len(by_line):
@@ -158,7 +162,8 @@ def _long_table(facts: list[dict], attrs: list[str], labels: dict[str, str]) -> 
     for f in sorted(facts, key=lambda f: (f["source_line"], f["fact_id"])):
         row: list[Any] = [_short_config(f) if a == "config" and labels["config"] != "Configuration" else f[a]
                           for a in attrs]
-        row += [metric_header(f["metric"], f["unit"]), _cell([f]), where(f["source"], f["source_line"], f["page"])]
+        row += [metric_header(f["metric"], unit_over(f["metric"], f["unit"], [f["printed_value"]])), _cell([f]),
+                where(f["source"], f["source_line"], f["page"])]
         body.append(row)
     return table([labels[a] for a in attrs] + ["Metric", "Value", "Source line"], body,
                  numeric=[False] * len(attrs) + [False, True, False], class_="data results long")
