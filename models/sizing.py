@@ -91,7 +91,9 @@ def parse_size(text: str) -> int:
         q = quantity(plain, "size")
     except ParseError as err:
         units = ", ".join(t for t in UNITS["size"] if t)
-        raise SizingError(f"--size {text!r}: {err.message} (expected a number of bytes, or a number "
+        # a calculator's number is valid, so only its unit can fail: named as the user wrote it
+        message = f"unknown unit {exponent['unit'].strip()!r} in {text.strip()!r}" if exponent else err.message
+        raise SizingError(f"--size {text!r}: {message} (expected a number of bytes, or a number "
                           f"with a unit: {units}, e.g. 64KB or 2MB; 1k = 1024)") from None
     from ingest.vocabulary import MAX_MESSAGE_BYTES
 

@@ -703,6 +703,8 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("1e5") == parse_size("1E+05") == 100000  # bytes as a calculator writes them
     assert parse_size("1e5B") == parse_size("1e5 bytes") == 100000  # and with a unit
     assert parse_size("1.5e3KB") == 1500 * 1024
+    with pytest.raises(SizingError, match=r"unknown unit 'x' in '1e5x'"):
+        parse_size("1e5x")  # the user's text, not the 100000x it was expanded to
     assert parse_size("100.5KB") == 102912
     with pytest.raises(SizingError, match="a message is a whole number of bytes"):
         parse_size("100.5")  # not silently 100
