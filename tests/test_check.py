@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -863,6 +865,37 @@ def test_out_never_overwrites_the_submission_or_the_warehouse(tmp_path, built_wa
         assert (path.read_bytes(), built_warehouse.read_bytes()) == before
     done = perfwh("check", path, "--db", built_warehouse, "--json", "--out", path)
     assert json.loads(done.stdout)["status"] == 2
+
+
+def test_out_writes_only_a_regular_file_and_none_of_perfwhs_own(tmp_path, built_warehouse):
+    """--out naming a device, a pipe, the warehouse's lock or a file of its lake is refused
+    before the check runs (status 2) and the thing named is as it was: the findings are
+    renamed over their file, which would replace a device node, a pipe or the lock a writer
+    holds. A link to a file is followed: the file gets the findings, the link stays a link."""
+    path = write_csv(tmp_path / "lab.csv", typo_rows(2))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    db = tmp_path / "wh" / "warehouse.duckdb"
+    (db.parent / "lake").mkdir(parents=True)
+    shutil.copyfile(built_warehouse, db)
+    lock, manifest = db.parent / ".perfwh.lock", db.parent / "lake" / "manifest.json"
+    lock.write_text("")
+    manifest.write_text("{}")
+    for out, expected in ((pipe, "is not a regular file"), (Path("/dev/null"), "is not a regular file"),
+                          (lock, "is the lock or the log of the warehouse"),
+                          (manifest, "is a file of the lake")):
+        inode = os.stat(out).st_ino
+        done = perfwh("check", path, "--db", db, "--out", out)
+        assert done.returncode == 2, done.stderr
+        assert f"--out {out}: {expected}" in done.stderr and "rows" not in done.stderr
+        assert os.stat(out).st_ino == inode
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    target, link = tmp_path / "findings.txt", tmp_path / "link.txt"
+    target.write_text("old")
+    link.symlink_to(target.name)
+    done = perfwh("check", path, "--db", db, "--out", link)
+    assert done.returncode == 1, done.stderr
+    assert link.is_symlink() and link.resolve() == target and "lab.csv:" in target.read_text()
 
 
 def test_out_never_writes_into_the_raw_layer(tmp_path, sandbox):

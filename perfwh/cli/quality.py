@@ -45,10 +45,16 @@ def _series_limit(text: str) -> int | None:
 
 
 def _unusable_out(args) -> str | None:
-    """Why --out FILE cannot take the findings, or None: it must not be the submission being
-    checked (writing the findings over it would lose it), the warehouse, nor the raw layer's
-    manifest or a file beside or below it (raw files are never changed), and its folder must
-    exist (found before the check runs, not after it)."""
+    """Why --out FILE cannot take the findings, or None: it must be a regular file or a new
+    one (the findings are written beside it and renamed over it, which would replace a device,
+    a pipe or a socket, not write into it; a link is followed and the file it names written);
+    not the submission being checked (writing the findings over it would lose it), the
+    warehouse or a file perfwh keeps beside it (its lock, its log, the lake, Data Docs, the
+    build's output folder), nor the raw layer's manifest or a file beside or below it (raw
+    files are never changed); and its folder must exist (found before the check runs, not
+    after it)."""
+    import stat
+
     from perfwh.core.files import in_raw_layer
     from perfwh.core.paths import RAW_DIR
 
@@ -57,6 +63,15 @@ def _unusable_out(args) -> str | None:
         return None
     if out.is_dir():
         return f"--out {out}: is a folder; expected a file to write the findings to"
+    try:
+        mode = out.stat().st_mode  # through any link
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        return f"--out {out}: cannot be read ({err.strerror}); expected a file to write the findings to"
+    if mode is not None and not stat.S_ISREG(mode):
+        return (f"--out {out}: is not a regular file (a device, a pipe or a socket); the findings "
+                "are written to a file (--json without --out writes them to standard output)")
     for raw in (Path(args.sources).parent, RAW_DIR):  # the manifest's, and the project's
         if in_raw_layer(out, raw):
             return (f"--out {out}: lies in the raw layer ({raw.resolve()}), whose files are never "
@@ -64,9 +79,31 @@ def _unusable_out(args) -> str | None:
     for path, what in ((args.path, "the submission being checked"), (warehouse_path(args.db), "the warehouse")):
         if path is not None and _same_file(out, Path(path)):
             return f"--out {out}: is {what}; the findings would overwrite it (give another file)"
+    kept = _kept_by_perfwh(out.resolve(), warehouse_path(args.db))
+    if kept:
+        return f"--out {out}: is {kept}; give a file outside it"
     folder = out.resolve().parent
     if not folder.is_dir():
         return f"--out {out}: the folder {folder} does not exist"
+    return None
+
+
+def _kept_by_perfwh(target: Path, db: Path) -> str | None:
+    """What of perfwh's own ``target`` is, or None: a file of the project's build output
+    (data/curated), or beside the warehouse ``db`` its lock, its write-ahead log, or a file of
+    the folders written there (the lake, Data Docs)."""
+    from perfwh.core.lock import LOCK_NAME
+    from perfwh.core.paths import CURATED_DIR
+    from perfwh.stages.writing import LAKE_DIR
+
+    curated = CURATED_DIR.resolve()
+    if target == curated or curated in target.parents:
+        return f"in perfwh's build output ({curated}), which its builds replace"
+    folder = db.resolve().parent
+    if target.parent == folder and target.name in (LOCK_NAME, db.name + ".wal"):
+        return "the lock or the log of the warehouse, which perfwh keeps beside it"
+    if any(folder / kept in target.parents for kept in (LAKE_DIR, "gx")):
+        return "a file of the lake or Data Docs written beside the warehouse"
     return None
 
 
@@ -116,7 +153,7 @@ def _report(args, result, con) -> None:
 
     total = sum(result.counts.values())
     if args.out is not None:
-        with atomic_writer(args.out) as handle:
+        with atomic_writer(args.out.resolve()) as handle:  # a link stays, the file it names is written
             _write_findings(own_findings(con, result), handle, args.json)
         _summary(result, sys.stdout)
         print(f"perfwh check: {counted(total, 'finding')} written to {one_line(str(args.out))}", file=sys.stderr)
