@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from ingest.submission import COLUMNS
-from perfwh.core.paths import RAW_DIR
+from perfwh.core.paths import PROJECT_SOURCES, RAW_DIR
 from perfwh.quality.rules import finding_id
 from perfwh.stages.add import add
 from perfwh.stages.check import check, checked
@@ -703,6 +703,33 @@ def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, b
     assert "--sources" in done.stderr and f"perfwh build --out {pristine}" in done.stderr
     assert (state(sandbox), sha256_of(pristine)) == before
     assert perfwh("add", other, "--db", sandbox["db"], "--sources", sandbox["sources"]).returncode == 0
+
+
+def test_add_into_a_copy_with_the_projects_manifest_is_refused(tmp_path, built_warehouse):
+    """--db a copy of the project's warehouse without --sources: the copy holds the project's
+    manifest (in step), but filing would record the submission in the project's raw layer and
+    not in the project's warehouse. Refused, status 2, before anything is written."""
+    copy = tmp_path / "copy" / "warehouse.duckdb"
+    copy.parent.mkdir()
+    shutil.copyfile(built_warehouse, copy)
+    good = write_csv(tmp_path / "copy-results.csv", [dict(ISO_ROW, platform="copy box", product_version="10.0.0.9")])
+    manifest = PROJECT_SOURCES.read_bytes()
+    done = perfwh("add", good, "--db", copy)
+    assert done.returncode == 2, done.stderr
+    assert (f"{copy} is not the project's warehouse, and the manifest is the project's" in done.stderr
+            and "--sources" in done.stderr)
+    assert PROJECT_SOURCES.read_bytes() == manifest and not (RAW_DIR / "submissions" / good.name).exists()
+    assert sha256_of(copy) == sha256_of(built_warehouse)
+
+
+def test_names_perfwh_keeps_are_refused_by_check_as_by_add(tmp_path, built_warehouse):
+    """A file named as perfwh's temporary files (a leading '.') or as the manifest cannot be
+    filed; check says so as add does (status 1), rather than passing a file add refuses."""
+    for name in (".lost.tmp-999999.csv", "sources.yml"):
+        path = write_csv(tmp_path / name, [dict(ISO_ROW, platform="name box")])
+        done = perfwh("check", path, "--db", built_warehouse)
+        assert done.returncode == 1, done.stderr
+        assert f"perfwh check: refused: {path}: " in done.stderr and "rename" in done.stderr
 
 
 def test_add_with_waivers_stores_them(tmp_path, sandbox):

@@ -15,6 +15,8 @@ SOURCES_FILE = RAW_DIR / "sources.yml"
 # submissions `perfwh add` files.
 RAW_REPORTS, RAW_SUBMISSIONS = "reports", "submissions"
 RAW_FILE_FOLDERS = (RAW_REPORTS, RAW_SUBMISSIONS)
+# The project's own manifest, whichever raw layer $PERFWH_RAW names: it belongs to WAREHOUSE.
+PROJECT_SOURCES = PROJECT_ROOT / "data" / "raw" / "sources.yml"
 CURATED_DIR = PROJECT_ROOT / "data" / "curated"
 WAREHOUSE = CURATED_DIR / "warehouse.duckdb"
 SCHEMA_DIR = PROJECT_ROOT / "schema"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ingest.printable import one_line
 from perfwh.core.files import remove_database_wal
-from perfwh.core.paths import RAW_SUBMISSIONS, WAREHOUSE
+from perfwh.core.paths import PROJECT_SOURCES, RAW_SUBMISSIONS, WAREHOUSE
 from perfwh.core.values import counted
 from perfwh.quality.rules import finding_id, load_rules
 from perfwh.warehouse.schema import document
@@ -69,20 +69,11 @@ class AddResult:
                 f"--out FOLDER` and `perfwh site --db {db} --out FOLDER`")
 
 
-def _refuse_name(path: Path) -> None:
-    name = path.name
-    if name.startswith("."):
-        raise AddError(f"{one_line(str(path))}: a file name starting with '.' is not filed (such names are "
-                       "reserved for perfwh's temporary files); rename it", status=1)
-    if name in ("sources.yml",):
-        raise AddError(f"{one_line(str(path))}: that name is the manifest's; rename the file", status=1)
-
-
 def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path,
         today: dt.date | None = None, revision_of: str | None = None,
         wait: bool = True, given: GivenFacts | None = None) -> AddResult:
     path, warehouse, sources_file = Path(path), Path(warehouse), Path(sources_file)
-    _refuse_name(path)
+    _require_own_manifest(warehouse, sources_file)
     today = today or dt.date.today()
     raw_dir = sources_file.parent
     target = raw_dir / RAW_SUBMISSIONS / path.name
@@ -133,6 +124,20 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         transaction.stage_copy(path, target)
         transaction.commit()
     return AddResult(target, result.rows, len(waivers), revision_of, result.notes, warehouse)
+
+
+def _require_own_manifest(warehouse: Path, sources_file: Path) -> None:
+    """The project's raw layer belongs to the project's warehouse: filing another warehouse (a
+    copy, --db or $PERFWH_DB) with the project's manifest would record the submission in the
+    project's raw layer and not in its warehouse, and every later add there would be refused.
+    A copy built from the same manifest is in step with it, so `_require_in_step` cannot tell."""
+    if (Path(sources_file).resolve() == PROJECT_SOURCES.resolve()
+            and Path(warehouse).resolve() != WAREHOUSE.resolve()):
+        raise AddError(f"{one_line(str(warehouse))} is not the project's warehouse, and the manifest is the "
+                       f"project's ({one_line(str(sources_file))}): filing would record the submission in the "
+                       "project's raw layer and not in its warehouse. Give the other warehouse's own manifest "
+                       "with --sources (a copy of the raw layer beside it), or file into the project's "
+                       "warehouse (no --db)", status=2)
 
 
 def _require_in_step(warehouse: Path, sources_file: Path) -> None:

@@ -380,8 +380,15 @@ def _filed_as(name: str, filed: dict[str, Filed]) -> str:
 
 def refuse_unfileable_name(path: Path) -> None:
     """A name the filing could not write: its raw file's staged copy, or the lake's folder for
-    the source (Hive escaping makes ':' and '#' three bytes each), too long for the disk; or
-    one that is not text (bytes no encoding reads): the warehouse and sources.yml name it."""
+    the source (Hive escaping makes ':' and '#' three bytes each), too long for the disk; one
+    that is not text (bytes no encoding reads): the warehouse and sources.yml name it; or one
+    perfwh keeps for itself (its temporary files begin with '.', the manifest is sources.yml),
+    which the raw layer's folder could not hold beside its own."""
+    if path.name.startswith("."):
+        raise Refused(f"{path}: a file name starting with '.' is not filed (such names are reserved "
+                      "for perfwh's temporary files); rename it")
+    if path.name == "sources.yml":
+        raise Refused(f"{path}: that name is the manifest's; rename the file")
     try:
         path.name.encode("utf-8")
     except UnicodeEncodeError:
