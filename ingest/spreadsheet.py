@@ -34,11 +34,26 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
+class _LineFeedEnds:
+    """A text stream that writes csv.writer's records ending in \r\n as ending in \n. The writer
+    quotes a cell holding a character of its line terminator: told \n, it would leave a lone \r
+    in a cell bare, and a reader takes that for the end of a line (the cell "a\rb" read back as
+    two rows). Told \r\n, it quotes both, and the file still ends its lines with \n."""
+
+    def __init__(self, out):
+        self._out = out
+
+    def write(self, record: str):
+        return self._out.write(record[:-2] + "\n" if record.endswith("\r\n") else record)
+
+
 class SafeWriter:
-    """csv.writer whose every cell goes through `safe_cell`."""
+    """csv.writer whose every cell goes through `safe_cell`; lines end with \n unless told
+    otherwise, and a cell holding a line break of either kind is quoted."""
 
     def __init__(self, out, **kwargs):
-        kwargs.setdefault("lineterminator", "\n")
+        if "lineterminator" not in kwargs:
+            out, kwargs["lineterminator"] = _LineFeedEnds(out), "\r\n"
         self._writer = csv.writer(out, **kwargs)
 
     def writerow(self, row) -> None:

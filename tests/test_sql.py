@@ -1,6 +1,8 @@
 """`perfwh sql`: read-only, interruptible, bounded, and values as DuckDB renders them."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import signal
@@ -39,8 +41,8 @@ def test_values_print_as_duckdb_renders_them(built_warehouse):
 
 def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_warehouse):
     """Intervals, UUIDs and time-zoned timestamps (alone or in a list) come out as the text the
-    table output shows; numbers, booleans and dates as they are; a repeated column name as
-    DuckDB names it in a subquery (a, a_1), so that no column is lost."""
+    table output shows; numbers, booleans and dates as they are; a repeated column name with
+    a suffix (a, a_1), so that no column is lost."""
     text = ("SELECT INTERVAL 3 DAY AS a, TIMESTAMPTZ '2020-01-01 10:00:00+00' AS a, "
             "'8a68ba3c-2c16-4a5b-8886-f059e0ea6d16'::UUID AS u, [INTERVAL 1 DAY] AS l, "
             "'101'::BIT AS b, 1.5 AS x, true AS y, DATE '2020-01-02' AS d, "
@@ -53,6 +55,29 @@ def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_
                                         "b": table[4], "x": 1.5, "y": True, "d": "2020-01-02",
                                         "n": table[8], "ns": "2024-01-02 03:04:05.123456789"}]
     assert table[0] == "3 days" and table[1].startswith("2020-01-01")
+
+
+def test_json_keys_are_the_names_the_query_wrote_and_infinity_stays_infinity(built_warehouse):
+    """A repeated name's suffix never takes a name the query wrote (the key a_1 holds the
+    column named a_1); an infinite date or timestamp is 'infinity', as the table shows it, not
+    the 9999-12-31 Python's date would make of it."""
+    done = sql(built_warehouse, "--json", "SELECT 1 AS a, 2 AS a, 3 AS a_1, 'infinity'::DATE AS i, "
+                                          "'-infinity'::TIMESTAMP AS j, DATE '2020-01-02' AS d, "
+                                          "TIMESTAMP '2020-01-02 03:04:05' AS t")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [{"a": 1, "a_2": 2, "a_1": 3, "i": "infinity", "j": "-infinity",
+                                        "d": "2020-01-02", "t": "2020-01-02 03:04:05"}]
+
+
+def test_csv_quotes_a_cell_holding_a_carriage_return(built_warehouse):
+    """A lone \\r in a cell is quoted: a reader would otherwise end the row there."""
+    done = subprocess.run(PERFWH + ["sql", "--csv", "--db", str(built_warehouse),
+                                    "SELECT 'a' || chr(13) || 'b' AS x, 2 AS y, 'p' || chr(10) || 'q' AS z"],
+                          capture_output=True, timeout=120)  # bytes: text mode would read \r as \n
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode("utf-8")
+    assert list(csv.reader(io.StringIO(text, newline=""))) == [["x", "y", "z"], ["a\rb", "2", "p\nq"]]
+    assert text.endswith('"p\nq"\n') and "\r\n" not in text
 
 
 def test_json_keeps_every_digit_of_a_decimal(built_warehouse):

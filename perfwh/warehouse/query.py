@@ -168,9 +168,7 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
             if rendered and columns:
                 relation = relation.project("CAST(COLUMNS(*) AS VARCHAR)")
             elif columns:
-                # a JSON object needs distinct keys: DuckDB's own names for a repeated column
-                # (a, a_1), as a subquery of it would name them
-                columns = list(relation.project("*").columns)
+                columns = distinct_names(columns)
                 if any(map(_rendered_for_json, types)):
                     relation = relation.project(", ".join(
                         f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) else f"#{n}"
@@ -208,6 +206,23 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
     return outcome["result"]
 
 
+def distinct_names(columns: list[str]) -> list[str]:
+    """Column names as keys of a JSON object, which must differ: a repeated name gets the
+    first suffix _1, _2 ... that names no other column (SELECT 1 AS a, 2 AS a, 3 AS a_1: a,
+    a_2, a_1), so a key the query wrote holds the column it named."""
+    taken, seen, out = set(columns), set(), []
+    for name in columns:
+        if name in seen:
+            number = 1
+            while f"{name}_{number}" in taken:
+                number += 1
+            name = f"{name}_{number}"
+            taken.add(name)
+        seen.add(name)
+        out.append(name)
+    return out
+
+
 # Types whose Python values JSON cannot hold as they are (a timedelta, a UUID), that Python
 # holds to microseconds only (TIMESTAMP_NS, TIME_NS) or that need a module DuckDB does not
 # bring (pytz, for TIMESTAMP WITH TIME ZONE): a JSON result gets them
@@ -216,8 +231,14 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
 _AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMESTAMPTZ_NS|TIMESTAMP_NS|TIME_NS)\b")
 
 
+# Dates and timestamps hold infinity, which Python's date cannot (DuckDB hands 9999-12-31 for
+# it): a column of them gets DuckDB's text too ('infinity', '2020-01-01 10:00:00', as the
+# TIMESTAMP_NS beside it); inside a list or struct they stay JSON strings of Python's.
+_SCALARS_AS_TEXT_IN_JSON = {"DATE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"}
+
+
 def _rendered_for_json(type_name: str) -> bool:
-    return bool(_AS_TEXT_IN_JSON.search(type_name))
+    return type_name in _SCALARS_AS_TEXT_IN_JSON or bool(_AS_TEXT_IN_JSON.search(type_name))
 
 
 NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
