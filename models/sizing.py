@@ -81,11 +81,15 @@ def parse_size(text: str) -> int:
     """Message size in bytes through the project's unit table (1k = 1024)."""
     from ingest.records import ParseError
     from ingest.units import UNITS, quantity
+    from ingest.vocabulary import MAX_MESSAGE_BYTES
 
     if text.strip().startswith("-"):
         raise SizingError(f"--size {text!r}: a message size is positive (from 1 byte to 1 GiB)")
     exponent = _EXPONENT.fullmatch(text)
-    # 1e5, 1e5B, 1.5e3 KB: a number as a calculator writes it
+    if exponent and Decimal(exponent["number"]).adjusted() > _MAX_DIGITS:
+        raise SizingError(f"--size {text!r}: out of range: a message size is from 1 byte to "
+                          f"{MAX_MESSAGE_BYTES // 1024 ** 2}MB (1 GiB)")
+    # 1e5, 1e5B, 1.5e3 KB, 1e-3: a number as a calculator writes it
     plain = format(Decimal(exponent["number"]), "f") + exponent["unit"] if exponent else text
     try:
         q = quantity(plain, "size")
@@ -95,8 +99,6 @@ def parse_size(text: str) -> int:
         message = f"unknown unit {exponent['unit'].strip()!r} in {text.strip()!r}" if exponent else err.message
         raise SizingError(f"--size {text!r}: {message} (expected a number of bytes, or a number "
                           f"with a unit: {units}, e.g. 64KB or 2MB; 1k = 1024)") from None
-    from ingest.vocabulary import MAX_MESSAGE_BYTES
-
     value = Decimal(q.number) * Decimal(UNITS["size"][q.unit][1])
     if not 1 <= value <= MAX_MESSAGE_BYTES:
         raise SizingError(f"--size {text!r}: {size_label(float(value))} is out of range: a "
@@ -107,7 +109,10 @@ def parse_size(text: str) -> int:
     return int(value.to_integral_value())
 
 
-_EXPONENT = re.compile(r"\s*(?P<number>\d+(?:\.\d+)?[eE]\+?\d{1,2})(?P<unit>\s*[A-Za-z]*)\s*")
+_EXPONENT = re.compile(r"\s*(?P<number>\d+(?:\.\d+)?[eE][+-]?\d+)(?P<unit>\s*[A-Za-z]*)\s*")
+# A calculator's number with more digits than this before its point is out of range whatever
+# its unit (1e400 is not written out to 401 digits first).
+_MAX_DIGITS = 30
 
 
 def version_matches(version: str | None, wanted: str) -> bool:

@@ -705,6 +705,11 @@ def test_sizes_parse_with_the_unit_table_and_versions_match_by_components():
     assert parse_size("1.5e3KB") == 1500 * 1024
     with pytest.raises(SizingError, match=r"unknown unit 'x' in '1e5x'"):
         parse_size("1e5x")  # the user's text, not the 100000x it was expanded to
+    for huge in ("1e400", "1e999999999"):  # out of range, not an unknown unit, and at once
+        with pytest.raises(SizingError, match="out of range"):
+            parse_size(huge)
+    with pytest.raises(SizingError, match="0.001 B is out of range"):
+        parse_size("1e-3")
     assert parse_size("100.5KB") == 102912
     with pytest.raises(SizingError, match="a message is a whole number of bytes"):
         parse_size("100.5")  # not silently 100
