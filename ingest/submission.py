@@ -47,6 +47,10 @@ COLUMNS = TEMPLATE_COLUMNS
 TABLE_KEY = "submission"
 TABLE_TITLE = "Submitted results"
 DELIMITERS = (",", ";", "\t")
+# The most columns a header may have: the template's and a lab's own beside them (ignored).
+# The reader holds a column of text for each, so a header of ten thousand empty columns (70 KB)
+# would need more memory than a check may take before it could say so.
+MAX_COLUMNS = 1000
 _CHUNK = 1 << 22
 
 
@@ -124,6 +128,10 @@ def sniff(path: Path) -> CsvFormat:
     except csv.Error as err:
         raise ParseError(f"the header line cannot be read as CSV ({err})", 1,
                          expected="the template header on line 1: " + ",".join(TEMPLATE_COLUMNS)) from None
+    if len(cells) > MAX_COLUMNS:
+        raise ParseError(f"the header has {len(cells):,} columns, more than the {MAX_COLUMNS:,} a submission "
+                         "may have", 1, expected=f"the template's {len(TEMPLATE_COLUMNS)} columns, and at most "
+                         f"{MAX_COLUMNS - len(TEMPLATE_COLUMNS):,} of a lab's own beside them (ignored)")
     header, units = _header_units(cells)
     if units:
         notes.append(units)

@@ -44,6 +44,25 @@ def test_old_mac_line_endings_are_refused_saying_so(box):
         assert "carriage return" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_header_of_more_columns_than_a_submission_may_have_is_refused_at_once(box):
+    """Ten thousand empty columns beside the template's (70 KB) are refused naming the count,
+    before the reader holds a column for each (it ran out of memory); as many as the limit
+    are read, the lab's own ignored."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "wide box").read_text(encoding="utf-8").splitlines()
+    for extra, status in ((10_000, 2), (submission.MAX_COLUMNS - len(lines[0].split(",")), 0)):
+        path = box["tmp"] / f"wide{extra}.csv"
+        path.write_text("\n".join([lines[0] + "".join(f",x{i}" for i in range(extra))]
+                                  + [line + "," * extra for line in lines[1:]]) + "\n", encoding="utf-8")
+        done = perfwh(box, "check", path)
+        assert done.returncode == status, done.stderr
+        if status:
+            assert done.stderr.strip() == (
+                f"perfwh check: cannot read the submission: {path}:1: the header has "
+                f"{len(lines[0].split(',')) + extra:,} columns, more than the {submission.MAX_COLUMNS:,} a "
+                f"submission may have (expected the template's {len(submission.COLUMNS)} columns, and at most "
+                f"{submission.MAX_COLUMNS - len(submission.COLUMNS):,} of a lab's own beside them (ignored))")
+
+
 def test_utf32_is_read_with_a_note(box):
     text = three_sizes(box["tmp"] / "plain.csv", "UTF-32 box").read_text(encoding="utf-8")
     path = box["tmp"] / "u32.csv"
