@@ -234,11 +234,12 @@ def _header_units(cells: list[str]) -> tuple[list[str], str | None]:
     """The header's column names and a note on the units it gives; a unit other than the one
     the column is in ("cpu_ms_per_msg (us)") is refused: its cells, bare numbers, would be
     read in the column's own unit."""
-    names, units = [], []
+    names, units, unknown = [], [], []
     for cell in cells:
         name, unit = header_column(cell)
         names.append(name)
         if unit is None:
+            unknown += _unknown_unit(cell)
             continue
         canonical, factor = UNITS[_QUANTITY_OF[name]][unit]
         if factor != "1":
@@ -247,8 +248,26 @@ def _header_units(cells: list[str]) -> tuple[list[str], str | None]:
                              expected=f"{name}'s numbers in {canonical}, or the unit in each cell "
                                       f"(e.g. 2.5 {unit}) and none in the header")
         units.append(f"{name} ({unit})")
+    for column, unit, cell in unknown:
+        if column not in names:  # beside the column itself, an extra column of a lab's own
+            known = ", ".join(u for u in UNITS[_QUANTITY_OF[column]] if u)
+            raise ParseError(f"the header gives {column} in {unit!r} ({cell.strip()!r}), which is not a unit "
+                             f"of {column}", 1, expected=f"{column} with one of its units in brackets "
+                             f"({known}), or none")
     note = f"the header's units are the columns' own: {', '.join(units)}" if units else None
     return names, note
+
+
+def _unknown_unit(cell: str) -> list[tuple[str, str, str]]:
+    """[(the measured column, the unit, the cell)] for a header cell that names a measured
+    column and, in brackets, something that is none of its units ("msg_rate (kmsgs/s)"); []
+    otherwise."""
+    found = _HEADER_UNIT.match(cell.strip().strip('"').strip())
+    if not found or column_name(cell) in TEMPLATE_COLUMNS:
+        return []
+    base = column_name(found.group("name"))
+    base = _STEMS.get(base, base)
+    return [(base, found.group("unit"), cell)] if base in _QUANTITY_OF else []
 
 
 def _delimiter(header_line: str) -> str:
@@ -277,17 +296,19 @@ def looks_like_submission(path: Path) -> bool:
         Path(path).suffix.lower() == ".csv"
 
 
-def header_problem(header: Sequence[str]) -> str | None:
+def header_problem(header: Sequence[str], printed: Sequence[str] = ()) -> str | None:
     """Why the header cannot be read, or None. A column it leaves out reads as blank - but not
     a required one, not every measured one, and none while another of its names looks like a
-    misspelling of a column it lacks (a blank column would hide the misspelt one)."""
+    misspelling of a column it lacks (a blank column would hide the misspelt one). ``printed``:
+    the header's cells as the file prints them, which a message quotes."""
     names = _names(header)
     missing = absent_columns(header)
     guesses = _misspellings(missing, names)
+    shown = dict(zip(names, printed))
     # the columns that stop the reading: an optional one left out reads as blank
     stopping = [c for c in missing if c in REQUIRED_COLUMNS or c in guesses]
     if stopping:
-        hint = ", ".join(f"{guess!r} for {column}" for column, guess in guesses.items())
+        hint = ", ".join(f"{shown.get(guess, guess)!r} for {column}" for column, guess in guesses.items())
         blank = [c for c in missing if c not in stopping]
         return (f"missing column{'s' if len(stopping) > 1 else ''} {', '.join(stopping)}"
                 + (f" (perhaps misspelt: {hint})" if hint else "")
@@ -458,7 +479,7 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
     path = Path(path)
     try:
         fmt = fmt or sniff(path)
-        problem = header_problem(fmt.header)
+        problem = header_problem(fmt.header, fmt.header_cells)
         if problem:
             raise ParseError(problem + _header_further_down(fmt), 1,
                              expected="the submission template header " + ",".join(TEMPLATE_COLUMNS))

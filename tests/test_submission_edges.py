@@ -376,13 +376,13 @@ def test_a_misspelt_column_is_named_beside_the_one_it_misses(box):
                               + [r + "," for r in lines[1:]]) + "\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 2
-    assert "missing column msg_rate (perhaps misspelt: 'msg_rat' for msg_rate); the header also " \
+    assert "missing column msg_rate (perhaps misspelt: 'Msg_Rat' for msg_rate); the header also " \
            "lacks server_cores, which would read as blank" in done.stderr, done.stderr
 
 
 def test_a_header_missing_a_column_names_what_stops_it_apart_from_what_reads_as_blank(box):
     """"message size" for message_size_bytes: the required column is named with the header's
-    column it may mean; the optional columns the header leaves out are said to read as blank,
+    column it may mean, as the file prints it; the optional columns the header leaves out are said to read as blank,
     not listed as missing beside it."""
     lines = three_sizes(box["tmp"] / "plain.csv", "size box").read_text().splitlines()
     header = [c for c in lines[0].split(",") if c not in ("concurrency_kind", "concurrency", "replicas")]
@@ -390,7 +390,7 @@ def test_a_header_missing_a_column_names_what_stops_it_apart_from_what_reads_as_
     path.write_text(",".join(header).replace("message_size_bytes", "message size") + "\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 2
-    assert "size.csv:1: missing column message_size_bytes (perhaps misspelt: 'message_size' for " \
+    assert "size.csv:1: missing column message_size_bytes (perhaps misspelt: 'message size' for " \
            "message_size_bytes); the header also lacks concurrency_kind, concurrency, replicas, which " \
            "would read as blank (expected the submission template header" in done.stderr, done.stderr
 
@@ -407,6 +407,22 @@ def test_a_measured_column_titled_in_a_labs_own_words_is_not_dropped(box, title,
     done = perfwh(box, "check", path)
     assert done.returncode == 2, done.stderr
     assert f"for {column})" in done.stderr and "titled.csv:1:" in done.stderr, done.stderr
+
+
+def test_a_measured_column_in_a_unit_it_has_not_is_named_as_such(box):
+    """"msg_rate (kmsgs/s)": the column is msg_rate, the bracket no unit of it - said so with its
+    units, not called a misspelling of msg_rate; beside msg_rate itself, such a column is a
+    lab's own (ignored)."""
+    lines = three_sizes(box["tmp"] / "plain.csv", "kunit box").read_text().splitlines()
+    path = box["tmp"] / "kunit.csv"
+    path.write_text("\n".join([lines[0].replace("msg_rate", "msg_rate (kmsgs/s)")] + lines[1:]) + "\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 2, done.stderr
+    assert ("kunit.csv:1: the header gives msg_rate in 'kmsgs/s' ('msg_rate (kmsgs/s)'), which is not a unit "
+            "of msg_rate (expected msg_rate with one of its units in brackets (/s, msgs/s,") in done.stderr
+    assert "misspelt" not in done.stderr
+    path.write_text("\n".join([lines[0] + ",msg_rate (kmsgs/s)"] + [r + ",1" for r in lines[1:]]) + "\n")
+    assert perfwh(box, "check", path).returncode == 0
 
 
 def test_a_cost_column_may_say_ms_per_msg(box):
