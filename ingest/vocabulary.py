@@ -77,9 +77,11 @@ def folded(word: str) -> str:
 
 
 FOLD_SQL = "regexp_replace(lower({}), '[^a-z0-9]', '', 'g')"
-# A scenario's name with case and runs of spaces folded, as schema/50_dq.sql's measurement_key
-# folds it: two names equal so folded are one scenario ("REST Echo", "REST  echo").
-SCENARIO_SPACES_SQL = "regexp_replace(trim({}), '[ ]+', ' ', 'g')"
+# A scenario's name with case and runs of spaces folded, as schema/50_dq.sql's name_spaces and
+# measurement_key fold it: two names equal so folded are one scenario ("REST Echo", "REST  echo",
+# "REST\u00a0Echo" with a no-break space a web page lent it; "Café" with its é typed as one
+# character or as e and an accent).
+SCENARIO_SPACES_SQL = "trim(regexp_replace(nfc_normalize({}), '\\p{{Zs}}+', ' ', 'g'))"
 SCENARIO_FOLD_SQL = "lower(" + SCENARIO_SPACES_SQL + ")"
 
 

@@ -28,14 +28,20 @@ CREATE MACRO config_key(kind, value, replicas, tshirt, topology, queue_managers,
 CREATE MACRO refutes(quantifier, against, agreeing) AS
     against > 0 AND (quantifier <> 'most' OR against >= agreeing);
 
+-- A name with its spacing folded: any run of spaces of any kind (a no-break space, an em
+-- space) as one space, none at its ends, and its accented letters composed (an e and an
+-- accent typed apart are the é typed as one) - ingest.vocabulary's SCENARIO_SPACES_SQL.
+CREATE MACRO name_spaces(name) AS
+    trim(regexp_replace(nfc_normalize(name), '\p{Zs}+', ' ', 'g'));
+
 -- One definition of "the same measurement" (a row printed twice, a resubmission): the same
 -- product, version, platform and scenario - compared without regard to case and spacing, as
 -- a submission may type them - server cores (one platform name with two core counts is two
 -- machines), message size, persistence and configuration.
 CREATE MACRO measurement_key(product, product_version, platform, cores, scenario, size, persistent, config) AS
-    concat_ws('|', lower(trim(product)), lower(trim(product_version)), lower(trim(platform)),
-              COALESCE(CAST(cores AS VARCHAR), '-'),
-              regexp_replace(lower(trim(scenario)), '[ ]+', ' ', 'g'),
+    concat_ws('|', lower(name_spaces(product)), lower(name_spaces(product_version)),
+              lower(name_spaces(platform)), COALESCE(CAST(cores AS VARCHAR), '-'),
+              lower(name_spaces(scenario)),
               COALESCE(CAST(size AS VARCHAR), '-'), COALESCE(CAST(persistent AS VARCHAR), '-'),
               config);
 

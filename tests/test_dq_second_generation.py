@@ -293,15 +293,27 @@ def test_a_resubmitted_rate_only_row_gets_the_filed_number(wh, built_warehouse, 
     rows = [r for r in rows_as_template(wh, WBIMB) if r["source_line"] == 481]
     row = next(r for r in rows if r["scenario"] == "MRM CWF to MRM TDS")
     assert row["cpu_ms_per_msg"] is None  # Table 1 prints rates only
-    # typed otherwise: case and spacing of the names, the size with a unit
-    row = dict(row, msg_rate="14.2", scenario="mrm  cwf to MRM tds", product="wbimb",
-               message_size_bytes="4k")
-    path = tmp_path / "resubmitted.csv"
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        write_rows([row], handle)
-    result = check(path, warehouse=built_warehouse)
-    [f] = [f for f in result.errors if f["rule"] == "cross_table_consistency"]
-    assert f["suggested_value"] == "142.00" and "wbimb5-aix-2004.txt:481" in f["message"]
+    # typed otherwise: case and spacing of the names (spaces of other kinds too: a no-break
+    # space, an em space, as a web page lends them), the size with a unit
+    for n, scenario in enumerate(("mrm  cwf to MRM tds", "mrm\u00a0cwf to\u2003MRM tds\u00a0")):
+        typed = dict(row, msg_rate="14.2", scenario=scenario, product="wbimb", message_size_bytes="4k",
+                     platform=row["platform"].replace(" ", "\u00a0") + "\u2009")
+        path = tmp_path / f"resubmitted{n}.csv"
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            write_rows([typed], handle)
+        result = check(path, warehouse=built_warehouse)
+        [f] = [f for f in result.errors if f["rule"] == "cross_table_consistency"]
+        assert f["suggested_value"] == "142.00" and "wbimb5-aix-2004.txt:481" in f["message"]
+
+
+def test_a_name_is_one_name_however_its_accents_and_spaces_are_typed(wh):
+    """The same measurement's key folds a name's spaces of every kind and composes its accents:
+    'Café' typed as one é or as e and a combining accent is one platform to the rules."""
+    [[one, two, three]] = wh.sql(
+        "SELECT measurement_key('ACE', '13', 'Caf\u00e9 box', 4, 'JSON Parse', 2048, false, 'c'), "
+        "measurement_key('ACE', '13', 'Cafe\u0301\u00a0box', 4, 'JSON\u2003parse ', 2048, false, 'c'), "
+        "measurement_key('ACE', '13', 'Cafe box', 4, 'JSON Parse', 2048, false, 'c')").fetchall()
+    assert one == two != three
 
 
 
