@@ -732,6 +732,18 @@ def test_names_perfwh_keeps_are_refused_by_check_as_by_add(tmp_path, built_wareh
         assert f"perfwh check: refused: {path}: " in done.stderr and "rename" in done.stderr
 
 
+def test_add_says_which_rows_and_cells_waived_unreadable_values_left_out(tmp_path, sandbox):
+    """Waiving unreadable_value files a row without the cell it could not read, and no row
+    whose name it could not read: the summary says which, not "2 rows" as if all were filed."""
+    path = write_csv(tmp_path / "unread.csv", [dict(ISO_ROW, platform="unread\nbox"),
+                                               dict(ISO_ROW, platform="unread box", msg_rate="abc")])
+    done = perfwh("add", path, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "unreadable_value@*", "--reason", "a trial")
+    assert done.returncode == 0, done.stderr
+    assert ("(2 rows, 1 of them not filed: a name on line 2 could not be read (the raw file keeps it), "
+            "1 unreadable cell of filed rows left blank, 2 waived findings)") in done.stdout + done.stderr
+
+
 def test_add_with_waivers_stores_them(tmp_path, sandbox):
     odd = write_csv(tmp_path / "odd.csv", [dict(ISO_ROW, platform="odd box", msg_rate="13662.3")])
     done = perfwh("add", odd, "--db", sandbox["db"], "--sources", sandbox["sources"],

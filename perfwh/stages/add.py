@@ -48,9 +48,17 @@ class AddResult:
     revision_of: str | None
     notes: list[str]
     warehouse: Path = WAREHOUSE
+    unfiled_lines: tuple[int, ...] = ()  # rows a waived unreadable name kept out of the facts
+    blank_cells: int = 0                 # waived unreadable cells of filed rows, filed as blank
 
     def message(self) -> str:
         text = f"added {one_line(str(self.target))} ({counted(self.rows, 'row')}"
+        if self.unfiled_lines:
+            lines = ", ".join(map(str, self.unfiled_lines[:10])) + (", ..." if len(self.unfiled_lines) > 10 else "")
+            text += (f", {len(self.unfiled_lines)} of them not filed: a name on line{'s' if len(self.unfiled_lines) > 1 else ''} "
+                     f"{lines} could not be read (the raw file keeps {'them' if len(self.unfiled_lines) > 1 else 'it'})")
+        if self.blank_cells:
+            text += f", {counted(self.blank_cells, 'unreadable cell')} of filed rows left blank"
         if self.waived:
             text += f", {counted(self.waived, 'waived finding')}"
         text += "); sources.yml, the warehouse, its findings and its models updated"
@@ -114,6 +122,7 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
             except SourceError as err:  # changed under the check, or will not take the entry
                 raise AddError(f"cannot file the submission: {err}", status=2) from None
             record_manifest(con, hashlib.sha256(new_text.encode("utf-8")).hexdigest())
+            unfiled, blank = _unreadable_left_out(con, result.source.file)
             file_findings(con, rules, result.subjects)
             document(con)
             stage_exports(transaction, warehouse).write(con, changed=result.changed)
@@ -123,7 +132,19 @@ def add(path: Path, waivers: dict[str, str], warehouse: Path, sources_file: Path
         remove_database_wal(scratch)
         transaction.stage_copy(path, target)
         transaction.commit()
-    return AddResult(target, result.rows, len(waivers), revision_of, result.notes, warehouse)
+    return AddResult(target, result.rows, len(waivers), revision_of, result.notes, warehouse, unfiled, blank)
+
+
+def _unreadable_left_out(con, source: str) -> tuple[tuple[int, ...], int]:
+    """What waived unreadable cells (raw_rejects) kept out of the facts: the lines of rows not
+    filed at all (a name could not be read) and how many cells of filed rows were left blank."""
+    [(unfiled, blank)] = con.execute("""
+        WITH filed AS (SELECT DISTINCT source_line FROM measurements WHERE source = $1),
+             rejected AS (SELECT line, line IN (SELECT source_line FROM filed) AS filed
+                          FROM raw_rejects WHERE source = $1 AND kind = 'unreadable')
+        SELECT list(DISTINCT line ORDER BY line) FILTER (WHERE NOT filed), count(*) FILTER (WHERE filed)
+        FROM rejected""", [source]).fetchall()
+    return tuple(unfiled or ()), blank
 
 
 def _require_own_manifest(warehouse: Path, sources_file: Path) -> None:
