@@ -1380,7 +1380,7 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     done = perfwh("size", "--scenario", " ", "--size", "5KB", "--rate", "500", "--db", modelled)
     assert done.returncode == 2 and "give a scenario's name" in done.stderr, done.stderr
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "-5", "--db", modelled)
-    assert done.returncode == 2
+    assert done.returncode == 2 and "the rate must be a number of messages per second from" in done.stderr
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--utilisation", "1.5", "--db", modelled)
     assert done.returncode == 2
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")

@@ -102,7 +102,7 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-_PLAIN_NUMBER = re.compile(r"\s*[+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+_PLAIN_NUMBER = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 
 
 def _rate(text: str) -> float:
@@ -110,7 +110,8 @@ def _rate(text: str) -> float:
     from models.sizing import MIN_RATE
 
     # digits as written in plain ASCII: float() also reads "1_000" and other scripts' digits;
-    # else a rate as a submission's cell prints one (1k, 2.5M, 1,200, 500 msgs/s: the unit table)
+    # else a rate as a submission's cell prints one (1k, 2.5M, 1,200, 500 msgs/s: the unit table).
+    # A negative number reads, to be told the range rather than that it is no number.
     if _PLAIN_NUMBER.fullmatch(text):
         value = float(text)
     else:
