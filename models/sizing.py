@@ -36,6 +36,8 @@ from .spec import NARROW_LEVEL, WIDE_LEVEL
 
 LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in models.spec
 DEFAULT_UTILISATION = 0.8
+# A utilisation below this is more likely a slip (0.8% for 80 %) than a plan: the answer says so.
+LOW_UTILISATION = 0.1
 POOR_ACCURACY_PCT = 20.0
 # A 90 % interval whose upper limit is more than this many times its lower one says nothing a
 # planner can use (ACE 13's MQ Routing Cache, one T-shirt whose costs scatter, spans 12.5-fold
@@ -455,6 +457,10 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
+    util = answer["utilisation"]
+    if util < LOW_UTILISATION:  # 0.8% for 80 %, 0.01 for 1.0
+        warnings.append(f"--utilisation {percent(util)} plans for cores {percent(util)} busy: {1 / util:.3g} x the "
+                        "CPU time the rate needs (for 80 % write 0.8 or 80%)")
     cap, implied = row["capacity_cores"], row["implied_cores_max"]
     measured = cap if cap is not None else implied
     if measured and answer["cores_busy"] > BEYOND_MEASURED_SCALE * measured:

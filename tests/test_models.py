@@ -1383,6 +1383,9 @@ def test_size_rejects_bad_input(modelled, tmp_path):
     assert done.returncode == 2 and "the rate must be a number of messages per second from" in done.stderr
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--utilisation", "1.5", "--db", modelled)
     assert done.returncode == 2
+    done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--utilisation", "0.8%", "--db", modelled)
+    assert done.returncode == 0 and ("warning: --utilisation 0.8% plans for cores 0.8% busy: 125 x the CPU time "
+                                     "the rate needs (for 80 % write 0.8 or 80%)") in done.stdout, done.stdout
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "5", "--json", "--db", tmp_path / "x.duckdb")
     answer = json.loads(done.stdout)  # a missing warehouse is still answered in the answer's JSON shape
     assert done.returncode == 2 and "no warehouse there" in answer["error"] and answer["cores"] is None
