@@ -750,6 +750,12 @@ def _unreadable_why_sql(column: str) -> str:
         ELSE '' END"""
 
 
+def _spelt_infinite_sql(column: str) -> str:
+    """SQL: the cell spells NaN or infinity, which read as numbers but are none (1e999, a
+    number too big, is out of range)."""
+    return f"regexp_full_match(lower(trim({column})), '[+-]?(?:nan|inf|infinity)')"
+
+
 def _out_of_range_why_sql(m) -> str:
     """SQL for why a number out of range may be so, where a common mistake explains it."""
     if m.name != "cpu_busy_pct":
@@ -800,7 +806,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  THEN printf('%s has a decimal comma, which a report does not print: write %s',
                              {_q(m.name)}, replace(replace({m.name}, '.', ''), ',', '.'))
                  WHEN {unreadable} AND NOT {_leading_zero_sql(m.name)}
-                      AND {loose} IS NOT NULL
+                      AND {loose} IS NOT NULL AND NOT {_spelt_infinite_sql(m.name)}
                       AND (NOT isfinite({loose}) OR {loose} <= {m.low}{loose_high})
                  THEN printf('%s is out of range', {_q(m.name)})
                  WHEN {m.name}_value IS NULL OR NOT isfinite({m.name}_value)

@@ -214,6 +214,8 @@ def test_counts_written_as_floats_read_as_whole_numbers(box):
 
 @pytest.mark.parametrize("printed, cell, says", [
     ("2864.4", "-5", "msg_rate is out of range"), ("2864.4", "1e999", "msg_rate is out of range"),
+    ("2864.4", "NaN", "msg_rate is not a number as a report prints one: it marks no value"),
+    ("2864.4", "-Infinity", "msg_rate is not a number as a report prints one"),
     ("2864.4", "1e3", "msg_rate is not a number as a report prints one: it is in scientific notation (write 1000)"),
     ("2864.4", "2.8644E+03", "it is in scientific notation (write 2864.4)"),
     ("2864.4", "n/a", "msg_rate is not a number as a report prints one: it marks no value (leave the cell blank"),
