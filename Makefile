@@ -47,11 +47,12 @@ ifneq ($(wildcard $(PY) $(STAMPS)/warehouse),)
       $(STAMPS)/notebooks $(NB_IN) -- $(STAMPS)/site $(SITE_IN))
 endif
 
-# The raw layer: its manifest, and a phony prerequisite when anything under data/raw is newer
+# The raw layer: its manifest, and a phony prerequisite when a raw file under data/raw is newer
 # than the warehouse stamp - a submission's file name may hold spaces, colons or '#', which
-# make cannot take as a prerequisite's name.
+# make cannot take as a prerequisite's name. Files only, and not a writer's hidden temporary
+# ones: an add interrupted before its commit changes the folders' times, not their files.
 RAW       := data/raw/sources.yml \
-             $(if $(shell find data/raw -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
+             $(if $(shell find data/raw -type f ! -name '.*' -newer $(STAMPS)/warehouse -print -quit 2>/dev/null),raw-changed)
 LOAD_IN   := $(RAW) $(LOAD_CODE)
 # How a stage ends: its stamp records what it read.
 RECORD    = $(PY) -m perfwh.stages.stamps record

@@ -103,6 +103,23 @@ def test_after_an_add_only_what_reads_the_warehouse_runs(made):
     assert stages_run(made) == ["notebooks", "site"]
 
 
+def test_an_add_interrupted_before_its_commit_runs_nothing(made):
+    """An add stopped before its commit point staged files in the raw layer's folders and took
+    them out again (or left them for `perfwh recover`): the folders' times moved, no raw file
+    changed, so no stage runs - it rebuilt everything, and rewrote the lake."""
+    raw = made / "data" / "raw"
+    (raw / "submissions").mkdir(exist_ok=True)
+    newest = max(p.stat().st_mtime_ns for p in (made / "data" / "curated" / ".stamps").iterdir())
+    while time.time_ns() <= newest + 10_000_000:  # the folders' times after every stamp's
+        time.sleep(0.01)
+    for folder in (raw, raw / "submissions"):
+        staged = folder / ".lab.csv.tmp-4242"
+        staged.write_text("staged\n")
+        staged.unlink()
+    (raw / ".sources.yml.tmp-4243").write_text("left for recover\n")
+    assert stages_run(made) == []
+
+
 def test_a_changed_input_runs_its_stage_and_those_after_it(made):
     rule = sorted((made / "rules").glob("*.sql"))[0]
     rule.write_text(rule.read_text(encoding="utf-8") + "\n", encoding="utf-8")
