@@ -62,10 +62,16 @@ def _recover(args) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("build", help="raw reports -> warehouse (atomic, deterministic)")
-    p.add_argument("--raw", type=Path, default=RAW_DIR, help="raw layer folder")
-    add_sources(p)
-    p.add_argument("--out", type=Path, default=WAREHOUSE, help="warehouse file to write")
+    p = sub.add_parser("build", help="raw reports -> warehouse (atomic, deterministic)",
+                       description="Build the warehouse from the raw layer: parse every report and "
+                                   "submission its manifest lists, load the star schema, run the rules, "
+                                   "fit the models and write the Parquet lake beside it, all or nothing. "
+                                   "`make` runs it when the raw layer or the code that loads it changed.")
+    p.add_argument("--raw", type=Path, default=RAW_DIR, help=f"raw layer folder (default {RAW_DIR})")
+    add_sources(p, "the sources it lists are built")
+    p.add_argument("--out", type=Path, default=WAREHOUSE,
+                   help=f"warehouse file to write (default {WAREHOUSE}; not $PERFWH_DB, which names a "
+                        "warehouse to read)")
     p.add_argument("--rules", choices=("gx", "duckdb", "spark", "none"), default="gx",
                    help="run the data-quality rules through Great Expectations (default), "
                         "directly in DuckDB, on Apache Spark over the Parquet lake, or not at all")
@@ -98,7 +104,7 @@ def register(sub) -> None:
                                    "remove the staged files of runs that never committed. Every "
                                    "writer does this first; `make` runs it when a journal is left.")
     add_db(p)
-    add_sources(p)
+    add_sources(p, "the staged files beside it and its submissions are cleaned up too")
     add_no_wait(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no output")
     p.set_defaults(func=_recover)

@@ -16,10 +16,10 @@ def add_db(parser: argparse.ArgumentParser, help: str = "warehouse file") -> Non
                         help=f"{help} (default ${DB_ENV}, else {WAREHOUSE})")
 
 
-def add_sources(parser: argparse.ArgumentParser) -> None:
+def add_sources(parser: argparse.ArgumentParser, role: str = "") -> None:
+    """--sources: the raw layer's manifest; ``role`` says what the command does with it."""
     parser.add_argument("--sources", type=Path, default=SOURCES_FILE, metavar="FILE",
-                        help=f"the raw layer's manifest (default {SOURCES_FILE}); add files the raw file "
-                             "beside it, so with --db it is the manifest that warehouse holds")
+                        help=f"the raw layer's manifest (default {SOURCES_FILE})" + (f"; {role}" if role else ""))
 
 
 def add_no_wait(parser: argparse.ArgumentParser) -> None:

@@ -347,7 +347,9 @@ def register(sub) -> None:
                        description="Check a CSV in the submission template, or a report text "
                                    "or PDF, without changing the warehouse. Prints "
                                    "FILE:LINE: severity rule: message (suggest VALUE). Exit "
-                                   "status 0 clean, 1 errors found, 2 unreadable.")
+                                   "status 0 clean, 1 errors found or the file may not be filed "
+                                   "as it is (a copy of a filed source, a name taken), 2 "
+                                   "unreadable or bad arguments.")
     p.add_argument("path", type=Path, help="CSV (template columns) or report (.txt / .pdf)")
     p.add_argument("--json", action="store_true",
                    help="print a JSON array of findings (each with the id --waive takes)")
@@ -361,16 +363,16 @@ def register(sub) -> None:
     add_revision_of(p)
     add_report_facts(p)
     add_db(p, "warehouse the submission is checked against")
-    add_sources(p)
+    add_sources(p, "the submission is checked as it would be filed beside it")
     p.set_defaults(func=_check)
 
-    p = sub.add_parser("add", help="file a clean submission into data/raw and rebuild",
+    p = sub.add_parser("add", help="file a clean submission: raw file, manifest, warehouse (incrementally)",
                        description="File a submission whose check finds no errors (or only "
                                    "waived ones): the raw file into data/raw/submissions/, its "
                                    "sources.yml entry, the warehouse with its findings and "
                                    "models, all in one transaction. A failed or interrupted add "
                                    "changes nothing.")
-    p.add_argument("path", type=Path)
+    p.add_argument("path", type=Path, help="CSV (template columns) or report (.txt / .pdf) to file")
     p.add_argument("--waive", action="append", default=[], metavar="ID",
                    help="waive the finding with this id (rule@line:metric, see check --json); "
                         "a wildcard after the rule's name (cross_table_consistency@*) waives each "
@@ -381,7 +383,8 @@ def register(sub) -> None:
     add_report_facts(p)
     add_no_wait(p)
     add_db(p)
-    add_sources(p)
+    add_sources(p, "the raw file is filed beside it, so with --db it is that warehouse's own "
+                   "(the project's is refused for another warehouse)")
     p.set_defaults(func=_add)
 
     p = sub.add_parser("template", help="print the submission template (a CSV header and examples)",
