@@ -722,6 +722,20 @@ def test_add_into_a_copy_with_the_projects_manifest_is_refused(tmp_path, built_w
     assert sha256_of(copy) == sha256_of(built_warehouse)
 
 
+def test_a_name_that_differs_from_a_filed_one_only_in_case_or_accents_is_refused(tmp_path, built_warehouse):
+    """'IIB10-xlinux.txt' beside the filed 'iib10-xlinux.txt', or 'Café.csv' with its é typed
+    as e and an accent beside one typed as é: one file on macOS and Windows, where a copy of
+    the raw layer or the lake would lose one of them."""
+    path = write_csv(tmp_path / "IIB10-xlinux.txt", [dict(ISO_ROW, platform="case box")])
+    done = perfwh("check", path, "--db", built_warehouse)
+    assert done.returncode == 1, done.stderr
+    assert (f"perfwh check: refused: {path}: its name differs from iib10-xlinux.txt, which is already filed, "
+            "only in case or in how its accents are typed") in done.stderr
+    from perfwh.stages.check import _name_folded
+
+    assert _name_folded("Cafe\u0301 lab.csv") == _name_folded("CAF\u00c9 LAB.csv") != _name_folded("Cafe lab.csv")
+
+
 def test_names_perfwh_keeps_are_refused_by_check_as_by_add(tmp_path, built_warehouse):
     """A file named as perfwh's temporary files (a leading '.') or as the manifest cannot be
     filed; check says so as add does (status 1), rather than passing a file add refuses."""

@@ -402,6 +402,13 @@ def refuse_unfileable_name(path: Path) -> None:
                       "give the file a shorter name")
 
 
+def _name_folded(name: str) -> str:
+    """A file name as a case-insensitive file system that composes accents compares it."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 def refuse_filed(path: Path, filed: dict[str, Filed], revision_of: str | None) -> None:
     """A file already filed - under its name, or the same bytes under another - is refused;
     a revision must name a filed source that is current (a retired one was replaced already:
@@ -416,6 +423,11 @@ def refuse_filed(path: Path, filed: dict[str, Filed], revision_of: str | None) -
                       f"({_filed_as(path.name, filed)}); give the submission a name of "
                       f"its own (to replace that source, rename the file and pass "
                       f"--revision-of {path.name})")
+    alike = sorted(s for s in filed if _name_folded(s) == _name_folded(path.name))
+    if alike:
+        raise Refused(f"{path}: its name differs from {_filed_as(alike[0], filed)}, only in case or "
+                      "in how its accents are typed: on macOS and Windows, and in a copy of the lake "
+                      "there, the two would be one file; give the submission a name of its own")
     if revision_of is not None and revision_of not in filed:
         raise SubmissionError(f"--revision-of {revision_of}: no filed source has that name "
                               "(see `perfwh sql \"SELECT source FROM dim_report\"`)", verb="error")
