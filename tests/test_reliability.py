@@ -281,6 +281,10 @@ def test_a_second_writer_waits_or_fails_fast(small_box):
                                         "--sources", str(box["sources"])],
                               capture_output=True, text=True)
         assert done.returncode == 1 and "perfwh build" in done.stderr and "--no-wait" in done.stderr
+        for command in ("findings", "models"):  # every writer takes --no-wait
+            done = subprocess.run(PERFWH + [command, "--no-wait", "--db", str(box["db"]), "-q"],
+                                  capture_output=True, text=True)
+            assert done.returncode == 1 and "perfwh build" in done.stderr and "unchanged" in done.stderr, done.stderr
         waiting = start_add(box, path)
         time.sleep(1.5)
         assert waiting.poll() is None  # still waiting for the lock

@@ -12,16 +12,17 @@ import sys
 
 from perfwh.core.values import dumps
 
-from .common import add_db, json_error, warehouse_to_read, warehouse_to_update
+from .common import add_db, add_no_wait, json_error, warehouse_to_read, warehouse_to_update
 
 
 def _models(args) -> int:
+    from perfwh.core.lock import LockBusy
     from perfwh.stages.build import BuildError
     from perfwh.stages.models import build_models
 
     try:
-        summary = build_models(warehouse_to_update(args.db), parquet=not args.no_parquet)
-    except BuildError as err:
+        summary = build_models(warehouse_to_update(args.db), parquet=not args.no_parquet, wait=not args.no_wait)
+    except (BuildError, LockBusy) as err:
         print(f"perfwh models: error: {err}", file=sys.stderr)
         print("perfwh models: the warehouse is unchanged", file=sys.stderr)
         return 1
@@ -155,6 +156,7 @@ def register(sub) -> None:
     add_db(p)
     p.add_argument("--no-parquet", action="store_true", help="skip refreshing the Parquet lake (it is emptied: it would no longer match the warehouse)")
     p.add_argument("-q", "--quiet", action="store_true", help="no output")
+    add_no_wait(p)
     p.set_defaults(func=_models)
 
     p = sub.add_parser(

@@ -66,10 +66,10 @@ def _fitted(series) -> tuple[ModelRun, list]:
     return result, model_tables(result)
 
 
-def build_models(db: Path, parquet: bool = True) -> ModelSummary:
+def build_models(db: Path, parquet: bool = True, wait: bool = True) -> ModelSummary:
     """`perfwh models`: fit into the warehouse at ``db`` atomically (copy, fit, document,
-    export, rename)."""
-    with atomic_update(Path(db), parquet=parquet) as staged:
+    export, rename); ``wait``: for another writer's lock, else fail at once."""
+    with atomic_update(Path(db), parquet=parquet, wait=wait) as staged:
         return fit_warehouse(staged.con)
 
 
