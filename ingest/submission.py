@@ -347,6 +347,22 @@ def absent_columns(header: Sequence[str]) -> list[str]:
     return [c for c in TEMPLATE_COLUMNS if c not in names and c not in OPTIONAL_COLUMNS]
 
 
+# How many of a header's own columns a note names before it counts the rest.
+NAMED_EXTRA_COLUMNS = 10
+
+
+def _extra_columns(fmt: CsvFormat) -> str:
+    """A note naming the header's columns the template has not (as the file prints them), which
+    are read as nothing - a lab's own notes, or a column meant as one the file has already
+    ("msgrate" beside msg_rate) - or ''."""
+    extra = [cell for name, cell in zip(_names(fmt.header), fmt.header_cells) if name and name not in TEMPLATE_COLUMNS]
+    if not extra:
+        return ""
+    named = ", ".join(repr(c) for c in extra[:NAMED_EXTRA_COLUMNS])
+    more = f" and {len(extra) - NAMED_EXTRA_COLUMNS:,} more" if len(extra) > NAMED_EXTRA_COLUMNS else ""
+    return f"column{'s' if len(extra) > 1 else ''} {named}{more} not in the template: ignored"
+
+
 def _names(header: Sequence[str]) -> list[str]:
     return [h.strip().lstrip("\ufeff") for h in header]
 
@@ -486,6 +502,9 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
         absent = absent_columns(fmt.header)
         if absent and not any(n.startswith("no column") for n in fmt.notes):
             fmt.notes.append(f"no column {', '.join(absent)} in the header: read as blank")
+        extra = _extra_columns(fmt)
+        if extra and not any(n.startswith(extra) for n in fmt.notes):
+            fmt.notes.append(extra)
         lines = _line_map(fmt)
         readable = path if fmt.encoding in ("utf-8", "utf-8-sig") else _utf8_copy(fmt, scratch)
         _read_cells(con, readable, fmt, lines)
