@@ -520,6 +520,7 @@ def stage(con, path: Path, source: str, fmt: CsvFormat | None, scratch: Path) ->
     _check_cells(con, source, fmt)
     _vocabulary_notes(con, fmt)
     _scenario_spellings(con, fmt)
+    _lookalike_names(con, fmt)
     _raw_rows(con, source)
     observations = con.sql("SELECT count(*) FROM sub_observations").fetchall()[0][0]
     rejects = con.sql("SELECT count(*) FROM sub_rejects").fetchall()[0][0]
@@ -671,6 +672,40 @@ def _vocabulary_notes(con, fmt: CsvFormat) -> None:
                    else "blank (no concurrency counted)")
         where = f"line {first}" if rows == 1 else f"{rows} rows, the first at line {first}"
         fmt.notes.append(f"concurrency_kind {word!r} read as {meaning} ({where})")
+
+
+def _lookalike_names(con, fmt: CsvFormat) -> None:
+    """A note on ``fmt`` for each name that looks like another one it is not: typed in a
+    compatibility form (full-width 'ＡＣＥ', a ligature), or mixing the letters of Latin, Greek
+    and Cyrillic ('Сafe box' with a Cyrillic С) - filed as typed, another product or machine
+    than the one it looks like."""
+    for column in ("product", "product_version", "platform", "scenario"):
+        for name, first in con.sql(f"""
+                SELECT {column}, min(line) FROM sub_rows
+                WHERE NOT regexp_full_match({column}, '[\x00-\x7f]*')
+                GROUP BY 1 ORDER BY 2, 1""").fetchall():
+            why = _looks_like_another(name)
+            if why:
+                fmt.notes.append(f"{column} {name!r} {why}, and is read as typed (line {first})")
+
+
+def _looks_like_another(name: str) -> str:
+    """Why ``name`` may be a look-alike of another name, or ''."""
+    import unicodedata
+
+    compatible = unicodedata.normalize("NFKC", name)
+    if compatible != unicodedata.normalize("NFC", name):
+        return f"is typed in compatibility forms (full-width letters, ligatures) that read as {compatible!r}"
+    scripts = {}
+    for char in name:
+        if char.isalpha():
+            script = unicodedata.name(char, "").split(" ")[0]
+            if script in ("LATIN", "GREEK", "CYRILLIC"):
+                scripts.setdefault(script, char)
+    if len(scripts) > 1:
+        odd = [f"{c} U+{ord(c):04X} is {s.title()}" for s, c in scripts.items() if s != "LATIN"]
+        return f"mixes the letters of {' and '.join(s.title() for s in scripts)} ({'; '.join(odd)})"
+    return ""
 
 
 def _scenario_spellings(con, fmt: CsvFormat) -> None:

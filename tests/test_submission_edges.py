@@ -63,6 +63,25 @@ def test_a_header_of_more_columns_than_a_submission_may_have_is_refused_at_once(
                 f"{submission.MAX_COLUMNS - len(submission.COLUMNS):,} of a lab's own beside them (ignored))")
 
 
+def test_a_name_that_looks_like_another_is_noted(box):
+    """Full-width letters and a Cyrillic letter among Latin ones file as typed - another
+    product or machine than the one they look like - so the check says so (Zürich's ü is Latin)."""
+    text = three_sizes(box["tmp"] / "plain.csv", "r\u0430ck box").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    product = lines[1].split(",")[0]
+    lines[2] = lines[2].replace(product, "".join(chr(ord(c) + 0xFEE0) for c in product), 1)
+    path = box["tmp"] / "look.csv"
+    path.write_text("\n".join(lines).replace("r\u0430ck box", "Z\u00fcrich r\u0430ck", 1) + "\n", encoding="utf-8")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 0, done.stderr
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in product)
+    assert (f"product {wide!r} is typed in compatibility forms (full-width letters, ligatures) that read as "
+            f"{product!r}, and is read as typed (line 3)") in done.stderr
+    assert ("platform 'Z\u00fcrich r\u0430ck' mixes the letters of Latin and Cyrillic (\u0430 U+0430 is Cyrillic), "
+            "and is read as typed (line 2)") in done.stderr
+    assert "platform 'r\u0430ck box' mixes" in done.stderr and "Z\u00fcrich r\u0430ck'" in done.stderr
+
+
 def test_utf32_is_read_with_a_note(box):
     text = three_sizes(box["tmp"] / "plain.csv", "UTF-32 box").read_text(encoding="utf-8")
     path = box["tmp"] / "u32.csv"
