@@ -60,13 +60,13 @@ def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_
 def test_json_keys_are_the_names_the_query_wrote_and_infinity_stays_infinity(built_warehouse):
     """A repeated name's suffix never takes a name the query wrote (the key a_1 holds the
     column named a_1); an infinite date or timestamp is 'infinity', as the table shows it, not
-    the 9999-12-31 Python's date would make of it."""
+    the 9999-12-31 Python's date would make of it; a finite one stays ISO 8601."""
     done = sql(built_warehouse, "--json", "SELECT 1 AS a, 2 AS a, 3 AS a_1, 'infinity'::DATE AS i, "
                                           "'-infinity'::TIMESTAMP AS j, DATE '2020-01-02' AS d, "
                                           "TIMESTAMP '2020-01-02 03:04:05' AS t")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [{"a": 1, "a_2": 2, "a_1": 3, "i": "infinity", "j": "-infinity",
-                                        "d": "2020-01-02", "t": "2020-01-02 03:04:05"}]
+                                        "d": "2020-01-02", "t": "2020-01-02T03:04:05"}]
 
 
 def test_csv_quotes_a_cell_holding_a_carriage_return(built_warehouse):

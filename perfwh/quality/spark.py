@@ -13,6 +13,7 @@ parsed statement:
     inlined: Spark has no macros;
   - ``printf`` becomes the Python UDF ``perfwh_printf`` (`cformat.c_printf`), because Spark's
     printf is Java's, which formats %g and rounds ties differently from DuckDB's;
+  - ``nfc_normalize``, which Spark has not, is a Python UDF of that name;
   - ``WITH x AS [NOT] MATERIALIZED`` loses the hint, which is DuckDB's alone.
 Rules avoid what has no such fix-up (``UNION ... BY NAME``, ``LATERAL (VALUES ...)``
 correlated with the outer row); tests compare every rule's findings on both engines.
@@ -283,6 +284,14 @@ def _register_udfs(spark) -> None:
 
     cloudpickle.register_pickle_by_value(cformat)  # workers need no perfwh installed
     spark.udf.register("perfwh_printf", cformat.c_printf, StringType())
+
+    def nfc_normalize(text):
+        """DuckDB's nfc_normalize (schema's name_spaces), which Spark has not: composed accents."""
+        import unicodedata
+
+        return None if text is None else unicodedata.normalize("NFC", text)
+
+    spark.udf.register("nfc_normalize", nfc_normalize, StringType())  # pickled by value: nested
 
 
 def stop() -> None:

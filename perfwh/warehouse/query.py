@@ -169,10 +169,17 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
                 relation = relation.project("CAST(COLUMNS(*) AS VARCHAR)")
             elif columns:
                 columns = distinct_names(columns)
-                if any(map(_rendered_for_json, types)):
+                infinite = [n for n, t in enumerate(types) if t in _INFINITE_IN_JSON]
+                if infinite or any(map(_rendered_for_json, types)):
                     relation = relation.project(", ".join(
-                        f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) else f"#{n}"
-                        for n, t in enumerate(types, 1)))
+                        [f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) else f"#{n}"
+                         for n, t in enumerate(types, 1)]
+                        + [f"CASE WHEN isinf(#{n + 1}) THEN CAST(#{n + 1} AS VARCHAR) END" for n in infinite]))
+                rows = relation.fetchall()
+                if infinite:
+                    rows = [_with_infinities(row, infinite, len(types)) for row in rows]
+                outcome["result"] = QueryResult(columns, types, rows)
+                return
             outcome["result"] = QueryResult(columns, types, relation.fetchall())
         except BaseException as err:  # handed to the main thread
             outcome["error"] = err
@@ -232,13 +239,23 @@ _AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMEST
 
 
 # Dates and timestamps hold infinity, which Python's date cannot (DuckDB hands 9999-12-31 for
-# it): a column of them gets DuckDB's text too ('infinity', '2020-01-01 10:00:00', as the
-# TIMESTAMP_NS beside it); inside a list or struct they stay JSON strings of Python's.
-_SCALARS_AS_TEXT_IN_JSON = {"DATE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"}
+# it): such a value of a column of them is DuckDB's text, 'infinity' or '-infinity'; the others
+# stay ISO 8601 (2013-04-26T10:04:05). Inside a list or struct they are Python's.
+_INFINITE_IN_JSON = {"DATE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"}
+
+
+def _with_infinities(row: tuple, infinite: list[int], width: int) -> tuple:
+    """A row of the JSON query with each infinite date's text (its extra columns, after the
+    ``width`` the query has) in place of the finite date Python made of it."""
+    values = list(row[:width])
+    for n, text in zip(infinite, row[width:]):
+        if text is not None:
+            values[n] = text
+    return tuple(values)
 
 
 def _rendered_for_json(type_name: str) -> bool:
-    return type_name in _SCALARS_AS_TEXT_IN_JSON or bool(_AS_TEXT_IN_JSON.search(type_name))
+    return bool(_AS_TEXT_IN_JSON.search(type_name))
 
 
 NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
