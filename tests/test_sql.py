@@ -162,6 +162,9 @@ def test_timeout_and_memory_limit(built_warehouse):
     assert done.returncode == 1 and "longer than 1 s" in done.stderr
     big = sql(built_warehouse, "SELECT repeat('a', 1000000000)")
     assert big.returncode == 1 and "Out of Memory" in big.stderr and "--memory-limit" in big.stderr
+    many = sql(built_warehouse, "--memory-limit", "50MB", "SELECT * FROM range(8000000)")  # Python's share
+    assert many.returncode == 1 and "out of memory: the result is more than the process may hold within 50MB " \
+        "(raise it with --memory-limit" in many.stderr, many.stderr
     bad = sql(built_warehouse, "--memory-limit", "lots", "SELECT 1")
     assert bad.returncode == 2 and "not a memory size" in bad.stderr  # a usage error
 

@@ -208,6 +208,9 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
         raise QueryError(f"{first} (the limit is {memory_limit}: raise it with --memory-limit)") from None
     if isinstance(error, duckdb.Error):
         raise QueryError(str(error).strip()) from None
+    if isinstance(error, MemoryError):  # the result handed to Python, past the process's cap
+        raise QueryError(f"out of memory: the result is more than the process may hold within {memory_limit} "
+                         "(raise it with --memory-limit, or ask for fewer rows: LIMIT, an aggregate)") from None
     if error is not None:
         raise error
     return outcome["result"]
