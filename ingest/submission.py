@@ -220,14 +220,22 @@ def header_column(cell: str) -> tuple[str, str | None]:
     read only where it is one of the column's own units' spellings ("msg_rate (msgs/s)",
     "cpu_busy_pct [%]"); anything else in brackets stays part of the name."""
     name = column_name(cell)
-    found = _HEADER_UNIT.match(cell.strip().strip('"').strip())
-    if name in TEMPLATE_COLUMNS or not found:
-        return name, None
-    base, unit = column_name(found.group("name")), found.group("unit")
-    base = _STEMS.get(base, base)
-    if base in _QUANTITY_OF and unit in UNITS[_QUANTITY_OF[base]] and unit:
-        return base, unit
+    bracketed = None if name in TEMPLATE_COLUMNS else _bracketed(cell)
+    if bracketed and bracketed[1] and bracketed[1] in UNITS[_QUANTITY_OF[bracketed[0]]]:
+        return bracketed
     return name, None
+
+
+def _bracketed(cell: str) -> tuple[str, str] | None:
+    """(the measured column, what the brackets hold) for a header cell that names a measured
+    column and then something in brackets ("msg_rate (msgs/s)", "message_size (bytes)"), else
+    None."""
+    found = _HEADER_UNIT.match(cell.strip().strip('"').strip())
+    if not found:
+        return None
+    base = column_name(found.group("name"))
+    base = _STEMS.get(base, base)
+    return (base, found.group("unit")) if base in _QUANTITY_OF else None
 
 
 def _header_units(cells: list[str]) -> tuple[list[str], str | None]:
@@ -259,15 +267,11 @@ def _header_units(cells: list[str]) -> tuple[list[str], str | None]:
 
 
 def _unknown_unit(cell: str) -> list[tuple[str, str, str]]:
-    """[(the measured column, the unit, the cell)] for a header cell that names a measured
-    column and, in brackets, something that is none of its units ("msg_rate (kmsgs/s)"); []
-    otherwise."""
-    found = _HEADER_UNIT.match(cell.strip().strip('"').strip())
-    if not found or column_name(cell) in TEMPLATE_COLUMNS:
-        return []
-    base = column_name(found.group("name"))
-    base = _STEMS.get(base, base)
-    return [(base, found.group("unit"), cell)] if base in _QUANTITY_OF else []
+    """[(the measured column, the unit, the cell)] for a header cell `header_column` read no
+    unit of, that names a measured column and, in brackets, something that is none of its
+    units ("msg_rate (kmsgs/s)"); [] otherwise."""
+    bracketed = None if column_name(cell) in TEMPLATE_COLUMNS else _bracketed(cell)
+    return [(*bracketed, cell)] if bracketed else []
 
 
 def _delimiter(header_line: str) -> str:
