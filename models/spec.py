@@ -43,5 +43,6 @@ INTERVAL_METHOD = (
     "platform share; the interval "
     "is a Student t on the log scale whose spread is the joint uncertainty of that line and those bends "
     "at the size plus the test's own scatter, shrunk towards the report's and estimated without the "
-    "point, calibrated on the leave-one-size-out errors of the report's other series; 90 % and 99 % "
-    "come from the same distribution")
+    "point, calibrated on the leave-one-size-out errors of the report's other series (the degrees of "
+    "freedom of their likeliest t, the scale that puts its 90 % interval at their 90 % quantile); 90 % "
+    "and 99 % come from the same distribution")

@@ -423,7 +423,7 @@ def test_a_test_s_spread_is_its_own_and_never_its_point_s():
     report shares: in this design (every test in every configuration, 1 % scatter against bends
     of 7-20 %) the configuration's bend at the size takes up a share of the slip and passes it to
     the other tests' series there, whose scatter - and s0 - grow with it (a fifth too much:
-    about twice as wide; on the reports a tenfold slip moved its 99 % limits by 17 %)."""
+    about twice as wide; on the reports a tenfold slip moved its 99 % limits by 19-24 %)."""
     from models.hierarchy import ReportModel
 
     rng = np.random.default_rng(3)
@@ -654,6 +654,28 @@ def test_the_predictive_t_is_calibrated_on_scores_and_nests_its_levels():
     z = rng.standard_t(3, 20000) * 0.5
     assert np.mean(np.abs(z) <= heavy.half_width(0.90, 1.0)) == pytest.approx(0.90, abs=0.02)
     assert np.mean(np.abs(z) <= heavy.half_width(0.99, 1.0)) == pytest.approx(0.99, abs=0.006)
+
+
+def test_the_90_interval_is_the_errors_own_90_quantile_however_heavy_their_tail():
+    """A report's errors as ACE 13's are: a tight bulk and a few slips far out. The t of greatest
+    likelihood bends its tails to the slips, and its own 90 % interval would hold more than 90 %
+    of the errors; the calibrated t keeps that tail for the 99 % level, but its 90 % half-width
+    is the errors' 90 % quantile, the half-width of least interval score."""
+    rng = np.random.default_rng(5)
+    scores = np.concatenate([rng.normal(0, 0.6, 68), [3.7, -4.0, 6.8, 13.6]])
+    sizes = np.sort(np.abs(scores))
+    calibrated = calibrate(scores)
+    half = calibrated.half_width(0.90, 1.0)
+    assert half == pytest.approx(sizes[64], rel=1e-12)  # floor(72 x 0.9) + 1 = the 65th smallest
+    assert np.mean(sizes <= half) >= 0.90 > np.mean(sizes < half)
+
+    def interval_score(k):  # Gneiting and Raftery's, times alpha / 2, of +-k
+        return 0.10 * k + np.mean(np.maximum(sizes - k, 0.0))
+
+    assert all(interval_score(half) <= interval_score(k) + 1e-12 for k in np.linspace(0.0, 15.0, 3001))
+    # the tail the slips give it widens the 99 % interval beyond a normal's 2.58 / 1.64
+    assert calibrated.half_width(0.99, 1.0) / half > 2.0
+    assert 1.0 <= calibrated.df < 5.0
 
 
 def test_a_report_fitted_again_with_the_same_points_reuses_its_fits_and_refits_a_changed_one(mcon):
@@ -1192,11 +1214,13 @@ def test_size_says_when_an_answer_lies_far_beyond_the_scale_measured(modelled):
         done = perfwh("size", "--scenario", "HTTP XMLNSC ESQL Transformation", "--size", "100KB", "--rate", rate,
                       "--product", "ACE", "--version", "13", "--config", "T-shirt Large", "--json", "--db", modelled)
         assert done.returncode == 0, done.stderr
-        return [w for w in json.loads(done.stdout)["warnings"] if "linear-scaling assumption alone" in w]
+        answer = json.loads(done.stdout)
+        return answer["cores_busy"], [w for w in answer["warnings"] if "linear-scaling assumption alone" in w]
 
-    assert warnings("1000") == []
-    far, = warnings("1e9")
-    assert far.startswith("the answer needs 6.65e+06 cores of CPU time, 3.33e+06 x the 2 cores")
+    assert warnings("1000")[1] == []
+    cpu, (far,) = warnings("1e9")
+    assert 6.6e6 < cpu < 6.7e6
+    assert far.startswith(f"the answer needs {cpu:.3g} cores of CPU time, {cpu / 2:.3g} x the 2 cores")
 
 
 def test_size_names_the_points_its_series_left_out(modelled):
@@ -1220,13 +1244,44 @@ def test_size_names_the_points_its_series_left_out(modelled):
     assert answer["cpu_ms_per_msg_low"] < 3.61 < answer["cpu_ms_per_msg_high"] < 2 * answer["cpu_ms_per_msg_low"]
     assert not [w for w in answer["warnings"] if w.startswith("the 90 % interval spans")]
     # MQ Routing Cache has one T-shirt (no shape to share) whose costs scatter: at 2 KB its
-    # interval spans more than tenfold, and the answer calls it what it is
+    # interval spans about eightfold, and the answer says its series is poorly predicted
     done = perfwh("size", "--scenario", "MQ Routing Cache", "--config", "Large", "--size", "2KB",
                   "--rate", "10", "--allow-flagged", "--json", "--db", modelled)
     answer = json.loads(done.stdout)
-    assert answer["cpu_ms_per_msg_high"] > 10 * answer["cpu_ms_per_msg_low"]
-    assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 2 KiB" in w
-               for w in answer["warnings"])
+    assert answer["cpu_ms_per_msg_high"] > 5 * answer["cpu_ms_per_msg_low"]
+    assert any(w.startswith("the model predicts this series' own sizes poorly") for w in answer["warnings"])
+
+
+def _with_lab_file(modelled: Path, tmp_path: Path, name: str, lines: list[str]) -> dict:
+    """A private copy of the modelled warehouse and its raw layer with a lab's file of ``lines``
+    (the template's columns) added."""
+    from test_reliability import HEADER, _box, perfwh as perfwh_in
+    from perfwh.core.paths import RAW_DIR
+
+    box = _box(tmp_path, RAW_DIR, modelled)
+    path = tmp_path / name
+    path.write_text(HEADER + "".join(lines), encoding="utf-8")
+    added = perfwh_in(box, "add", path)
+    assert added.returncode == 0, added.stdout + added.stderr
+    return box
+
+
+def test_size_calls_an_interval_of_more_than_tenfold_what_it_is(modelled, tmp_path):
+    """A lab's series whose costs jump about (1, 9, 2 and 40 ms at 1 KB to 1 MB) beside a steady
+    one: at 1 KB, its smallest size, the other sizes predict nothing a planner could use, and
+    the 90 % interval spans more than ten times its lower limit (160 times): the answer says to
+    read the points, not the interval."""
+    lines = []
+    for scenario, costs in (("Steady", (0.51, 0.6, 1.5, 10.5)), ("Jumpy", (1.0, 9.0, 2.0, 40.0))):
+        for kb, cost in zip((1, 10, 100, 1000), costs):
+            lines.append(f"ACME,1.0,lab box,8,{scenario},{kb * 1024},false,flow_copies,4,,"
+                         f"{8 * 90.0 * 10 / cost:.1f},90.0,{cost:.2f}\n")
+    box = _with_lab_file(modelled, tmp_path, "jumpy.csv", lines)
+    answer = json.loads(perfwh("size", "--scenario", "Jumpy", "--product", "ACME", "--size", "1KB",
+                               "--rate", "10", "--allow-flagged", "--json", "--db", box["db"]).stdout)
+    assert answer["cpu_ms_per_msg_high"] > 10 * answer["cpu_ms_per_msg_low"], answer
+    assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 1 KiB" in w
+               for w in answer["warnings"]), answer["warnings"]
 
 
 def test_size_counts_a_measurement_printed_in_two_tables_once(modelled, mcon):
@@ -1572,10 +1627,6 @@ def test_size_tells_series_of_two_machines_of_one_platform_name_apart(modelled, 
     """A lab's 2-core and 8-core "lab box" ran the same test: two series, labelled with their
     cores; without --cores the answer comes from the machine nearest the cores needed and says
     how to choose, with --cores from the one asked for."""
-    from test_reliability import HEADER, _box, perfwh as perfwh_in
-    from perfwh.core.paths import RAW_DIR
-
-    box = _box(tmp_path, RAW_DIR, modelled)
     lines = []
     for cores, fixed, per_kb in ((2, 0.5, 0.010), (8, 0.6, 0.012)):
         for kb in (1, 10, 100, 1000):
@@ -1583,10 +1634,7 @@ def test_size_tells_series_of_two_machines_of_one_platform_name_apart(modelled, 
             rate = cores * 90.0 * 10 / cost
             lines.append(f"ACME,1.0,lab box,{cores},Route,{kb * 1024},false,flow_copies,4,,"
                          f"{rate:.1f},90.0,{cost:.3f}\n")
-    path = tmp_path / "two-machines.csv"
-    path.write_text(HEADER + "".join(lines), encoding="utf-8")
-    added = perfwh_in(box, "add", path)
-    assert added.returncode == 0, added.stdout + added.stderr
+    box = _with_lab_file(modelled, tmp_path, "two-machines.csv", lines)
     ask = ["size", "--scenario", "Route", "--product", "ACME", "--size", "50KB", "--rate", "1000",
            "--json", "--db", box["db"]]
     answer = json.loads(perfwh(*ask).stdout)
