@@ -63,14 +63,13 @@ def calibrate(scores) -> Predictive:
 
 
 def level_quantile(sizes: np.ndarray, level: float) -> float:
-    """The half-width of a central interval with the least mean interval score at ``level`` on
-    errors of absolute ``sizes`` (sorted ascending): the floor(n x level) + 1-th smallest. The
-    score, (1 - level) x the half-width plus the mean distance of the errors beyond it, falls
-    while fewer than n x level errors lie inside and rises after; where n x level is a whole
-    number it is flat up to the next error, and the upper end is taken, so that at least
-    ``level`` of the errors lie inside."""
+    """The smallest half-width within which at least ``level`` of the errors of absolute
+    ``sizes`` (sorted ascending) lie - the ceil(n x level)-th smallest, their empirical quantile -
+    which is the half-width of least mean interval score at ``level``: the score, (1 - level) x
+    the half-width plus the mean distance of the errors beyond it, falls while fewer than
+    n x level errors lie inside and no longer falls after."""
     n = len(sizes)
-    return float(sizes[min(math.floor(round(n * level, 9)), n - 1)])
+    return float(sizes[max(math.ceil(round(n * level, 9)) - 1, 0)])
 
 
 def _likeliest_df(z2: np.ndarray) -> float:

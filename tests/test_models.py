@@ -666,7 +666,7 @@ def test_the_90_interval_is_the_errors_own_90_quantile_however_heavy_their_tail(
     sizes = np.sort(np.abs(scores))
     calibrated = calibrate(scores)
     half = calibrated.half_width(0.90, 1.0)
-    assert half == pytest.approx(sizes[64], rel=1e-12)  # floor(72 x 0.9) + 1 = the 65th smallest
+    assert half == pytest.approx(sizes[64], rel=1e-12)  # ceil(72 x 0.9) = the 65th smallest
     assert np.mean(sizes <= half) >= 0.90 > np.mean(sizes < half)
 
     def interval_score(k):  # Gneiting and Raftery's, times alpha / 2, of +-k
@@ -676,6 +676,25 @@ def test_the_90_interval_is_the_errors_own_90_quantile_however_heavy_their_tail(
     # the tail the slips give it widens the 99 % interval beyond a normal's 2.58 / 1.64
     assert calibrated.half_width(0.99, 1.0) / half > 2.0
     assert 1.0 <= calibrated.df < 5.0
+
+
+@given(st.lists(st.floats(-50.0, 50.0).filter(lambda z: abs(z) > 1e-9), min_size=MIN_CALIBRATION_SCORES,
+                max_size=400), st.floats(0.01, 100.0))
+@settings(max_examples=60, deadline=None)
+def test_any_errors_calibrate_a_t_whose_90_interval_holds_at_least_90_percent_of_them(scores, unit):
+    """Whatever the errors (ties, a few huge ones, all alike), the calibrated t is a proper
+    distribution whose 90 % interval holds at least 90 % of them and no wider than it must
+    (the next smaller error would be outside), whose 99 % interval holds the 90 % one, and
+    which scales with them."""
+    sizes = np.sort(np.abs(scores))
+    calibrated = calibrate(scores)
+    half = calibrated.half_width(0.90, 1.0)
+    assert 1.0 <= calibrated.df <= 1000.0 and calibrated.scale > 0 and calibrated.scores == len(sizes)
+    assert np.mean(sizes <= half * (1 + 1e-12)) >= 0.90
+    assert np.mean(sizes < half * (1 - 1e-12)) < 0.90
+    assert half < calibrated.half_width(0.99, 1.0)
+    rescaled = calibrate([z * unit for z in scores])
+    assert rescaled.half_width(0.90, 1.0) == pytest.approx(unit * half, rel=1e-9)
 
 
 def test_a_report_fitted_again_with_the_same_points_reuses_its_fits_and_refits_a_changed_one(mcon):
