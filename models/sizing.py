@@ -32,7 +32,7 @@ from ingest.printable import OneLineMessage
 from ingest.vocabulary import size_label
 
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
-from .spec import NARROW_LEVEL, WIDE_LEVEL
+from .spec import MIN_CALIBRATION_SCORES, NARROW_LEVEL, WIDE_LEVEL
 
 LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in models.spec
 DEFAULT_UTILISATION = 0.8
@@ -214,10 +214,23 @@ def estimate(con, fit_row: dict, size_bytes: int, rate: float, utilisation: floa
             "measured_sizes": [int(s) for s in series.line.sizes]}
 
 
+def _wide_interval(answer: dict, size_bytes: int) -> list[str]:
+    """The warning for an interval too wide to plan with (UNINFORMATIVE_RATIO from its lower limit
+    to its upper): the 90 % one, else the 99 % one - the headroom a planner would add."""
+    why = {LEVEL: f"the series' other sizes do not tell its cost at {size_label(size_bytes)}",
+           WIDE_LEVEL: "too wide to plan headroom by"}
+    for level, suffix in ((LEVEL, ""), (WIDE_LEVEL, "_99")):
+        low, high = answer[f"cpu_ms_per_msg_low{suffix}"], answer[f"cpu_ms_per_msg_high{suffix}"]
+        if low and high and high > UNINFORMATIVE_RATIO * low:
+            return [f"the {level * 100:.0f} % interval spans {high / low:.3g} times its lower limit "
+                    f"({low:.3g} to {high:.3g} ms): {why[level]}; read the points it rests on, not the interval"]
+    return []
+
+
 def basis(con, fit_row: dict, size_bytes: int) -> dict:
     """What an answer rests on: the series' points (used and left out, with why), the model and
     the interval's method and calibration - for the answer's "basis" and its text."""
-    from .spec import INTERVAL_METHOD
+    from .spec import CALIBRATED, INTERVAL_METHOD, UNCALIBRATED_TEXT
 
     points = _rows(con, """
         SELECT p.message_size_bytes AS size_bytes, p.observed_cpu_ms_per_msg AS cpu_ms_per_msg,
@@ -237,7 +250,10 @@ def basis(con, fit_row: dict, size_bytes: int) -> dict:
              if size_bytes in sizes else
              "between measured sizes: the series' line, corrected as at the neighbouring measured sizes"
              if sizes[0] < size_bytes < sizes[-1] else
-             "beyond the measured sizes: the line extended, its interval widened by the line's own uncertainty")
+             "beyond the measured sizes: the series' line extended, times its correction at the nearest "
+             "measured size (what the report's series of the same test and configuration share there), "
+             "the interval widened by the line's own uncertainty, which in the log of the cost grows little "
+             "where the cost per KB dominates: that the cost stays on that line beyond is not measured")
     return {
         "series_id": fit_row["series_id"], "series_label": fit_row["series_label"],
         "points": _distinct_points(used),
@@ -246,7 +262,8 @@ def basis(con, fit_row: dict, size_bytes: int) -> dict:
                   "by what the report's series of the same test and configuration share"),
         "prediction": where,
         "leave_one_size_out_median_error_pct": fit_row["loso_mdape_pct"],
-        "interval_method": INTERVAL_METHOD,
+        "interval_method": INTERVAL_METHOD.format(
+            calibration=CALIBRATED if fit_row["calibration_scores"] else UNCALIBRATED_TEXT),
         "calibration": {"t_scale": fit_row["interval_scale"], "t_df": fit_row["interval_df"],
                         "scores": fit_row["calibration_scores"],
                         "test_spread_sd_log": fit_row["spread_sd_log"]},
@@ -449,11 +466,11 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
     if answer["cores_low"] is None:
         warnings.append("no interval: the series is the only one of its report, and nothing but its own "
                         "values could say how far a new measurement of it scatters")
-    low, high = answer["cpu_ms_per_msg_low"], answer["cpu_ms_per_msg_high"]
-    if low and high and high > UNINFORMATIVE_RATIO * low:
-        warnings.append(f"the {LEVEL * 100:.0f} % interval spans {high / low:.3g} times its lower limit "
-                        f"({low:.3g} to {high:.3g} ms): the series' other sizes do not tell its cost at "
-                        f"{size_label(size_bytes)}; read the points it rests on, not the interval")
+    elif not row["calibration_scores"]:
+        warnings.append(f"the interval is not calibrated: the other series of this series' report have fewer "
+                        f"than {MIN_CALIBRATION_SCORES} leave-one-size-out errors to check it against; it is "
+                        "the model's own, and how often it holds a new measurement is not known")
+    warnings.extend(_wide_interval(answer, size_bytes))
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
                         f"error {row['loso_mdape_pct']:.0f} %")
@@ -685,7 +702,7 @@ def _basis_lines(b: dict | None) -> list[str]:
     lines.append(f"prediction: {b['prediction']}; leave-one-size-out median error of the series "
                  + ("n/a" if error is None else f"{error:.2g} %"))
     calibrated = (f"calibrated on {cal['scores']} leave-one-size-out errors of the report's other series"
-                  if cal["scores"] else "uncalibrated: too few other series in the report")
+                  if cal["scores"] else "not calibrated")
     lines.append(f"interval: Student t on the log scale, scale {_fmt(cal['t_scale'])}, "
                  f"{_fmt(cal['t_df'])} degrees of freedom, {calibrated}; its test's spread "
                  f"{_fmt(cal['test_spread_sd_log'])} (log SD); method: {b['interval_method']}")

@@ -43,6 +43,11 @@ INTERVAL_METHOD = (
     "platform share; the interval "
     "is a Student t on the log scale whose spread is the joint uncertainty of that line and those bends "
     "at the size plus the test's own scatter, shrunk towards the report's and estimated without the "
-    "point, calibrated on the leave-one-size-out errors of the report's other series (the degrees of "
-    "freedom of their likeliest t, the scale that puts its 90 % interval at their 90 % quantile); 90 % "
-    "and 99 % come from the same distribution")
+    "point, {calibration}; 90 % and 99 % come from the same distribution")
+# The interval method's calibration clause (INTERVAL_METHOD.format(calibration=...)), as it was or
+# was not done for a series' report.
+CALIBRATED = ("calibrated on the leave-one-size-out errors of the report's other series (the degrees of "
+              "freedom of their likeliest t, the scale that puts its 90 % interval at their 90 % quantile)")
+UNCALIBRATED_TEXT = (f"not calibrated: the report's other series have fewer than {MIN_CALIBRATION_SCORES} "
+                     f"leave-one-size-out errors, so the t is the model's own (scale 1, {PRIOR_DF:g} degrees "
+                     "of freedom) and nothing has checked how often it holds a measurement")

@@ -1269,6 +1269,10 @@ def test_size_names_the_points_its_series_left_out(modelled):
     answer = json.loads(done.stdout)
     assert answer["cpu_ms_per_msg_high"] > 5 * answer["cpu_ms_per_msg_low"]
     assert any(w.startswith("the model predicts this series' own sizes poorly") for w in answer["warnings"])
+    # its report's errors have heavy tails: the 99 % interval, the headroom, spans thousands of times
+    assert answer["cpu_ms_per_msg_high_99"] > 1000 * answer["cpu_ms_per_msg_low_99"]
+    assert any(w.startswith("the 99 % interval spans") and "too wide to plan headroom by" in w
+               for w in answer["warnings"]), answer["warnings"]
 
 
 def _with_lab_file(modelled: Path, tmp_path: Path, name: str, lines: list[str]) -> dict:
@@ -1289,7 +1293,7 @@ def test_size_calls_an_interval_of_more_than_tenfold_what_it_is(modelled, tmp_pa
     """A lab's series whose costs jump about (1, 9, 2 and 40 ms at 1 KB to 1 MB) beside a steady
     one: at 1 KB, its smallest size, the other sizes predict nothing a planner could use, and
     the 90 % interval spans more than ten times its lower limit (160 times): the answer says to
-    read the points, not the interval."""
+    read the points, not the interval, and that two series are too few to calibrate it."""
     lines = []
     for scenario, costs in (("Steady", (0.51, 0.6, 1.5, 10.5)), ("Jumpy", (1.0, 9.0, 2.0, 40.0))):
         for kb, cost in zip((1, 10, 100, 1000), costs):
@@ -1301,6 +1305,12 @@ def test_size_calls_an_interval_of_more_than_tenfold_what_it_is(modelled, tmp_pa
     assert answer["cpu_ms_per_msg_high"] > 10 * answer["cpu_ms_per_msg_low"], answer
     assert any(w.startswith("the 90 % interval spans") and "do not tell its cost at 1 KiB" in w
                for w in answer["warnings"]), answer["warnings"]
+    # two series give each other 8 errors, too few to calibrate the t: the answer says so, and
+    # its method does not claim a calibration
+    assert answer["basis"]["calibration"]["scores"] == 0
+    assert any(w.startswith("the interval is not calibrated") for w in answer["warnings"]), answer["warnings"]
+    method = answer["basis"]["interval_method"]
+    assert "not calibrated" in method and "calibrated on" not in method
 
 
 def test_size_counts_a_measurement_printed_in_two_tables_once(modelled, mcon):
