@@ -441,10 +441,16 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         # instances, replicas): the one measured nearest the capacity the answer needs is the
         # most representative; the others stay under candidates.
         row = min(matched, key=lambda r: _capacity_distance(r, answer["candidates"], matched))
+        # each capacity has a cost a message of its own (a bigger container may spend less), so
+        # the cores needed can step down where a higher rate chooses a bigger one: the others'
+        # answers are named, not only listed under candidates
+        others = "; ".join(f"{config_label(r)}: {_fmt(c['cores'])} cores ({_fmt(c['cores_low'])} to "
+                           f"{_fmt(c['cores_high'])})" for r, c in zip(matched, answer["candidates"])
+                           if r is not row)
         warnings.insert(0, f"{len(matched)} series match, measured with different capacity "
                         f"({', '.join(differ)}); used the one nearest the cores needed "
-                        f"({row['series_label']}); the others are under candidates - choose one "
-                        f"with {' and '.join(sorted({CAPACITY_OPTION[k] for k in differ}))}")
+                        f"({row['series_label']}); the others answer {others} (under candidates) - "
+                        f"choose one with {' and '.join(sorted({CAPACITY_OPTION[k] for k in differ}))}")
     else:
         row = matched[0]
     answer.update(estimate(con, row, size_bytes, q.rate, q.utilisation))

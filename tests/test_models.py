@@ -1379,15 +1379,23 @@ def test_size_reports_no_matching_series(modelled):
 
 def test_size_picks_the_capacity_nearest_the_answer_and_lists_the_others(modelled):
     """Series that differ only in the capacity they were measured with (1, 2, 4 Docker
-    cores) answer from the one nearest the cores needed, and name the others."""
+    cores) answer from the one nearest the cores needed, and name the others with their answers."""
     done = perfwh("size", *ESQL, "--size", "50KB", "--rate", "500", "--json", "--db", modelled)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert len(answer["candidates"]) == 3
     assert answer["series"]["concurrency"] == 4  # 4.8 cores needed: the 4-core series
     assert answer["cores_low"] < answer["cores"] < answer["cores_high"]
-    assert any(w.startswith("3 series match, measured with different capacity") for w in answer["warnings"])
+    [said] = [w for w in answer["warnings"] if w.startswith("3 series match, measured with different capacity")]
     assert all(c["cores_low"] < c["cores"] < c["cores_high"] for c in answer["candidates"])
+    # the others' answers are in the warning itself, not only under candidates (JSON): each
+    # capacity has a cost a message of its own, and a higher rate choosing a bigger one can need
+    # fewer cores
+    others = [c for c in answer["candidates"] if c["series_id"] != answer["series_id"]]
+    assert len(others) == 2
+    for c in others:
+        docker = f"Docker cores {c['concurrency']:g}"
+        assert f"{docker}: {c['cores']:.3g} cores ({c['cores_low']:.3g} to {c['cores_high']:.3g})" in said, said
 
 
 def test_size_reports_real_ambiguity_with_each_candidate(modelled):
