@@ -8,9 +8,9 @@ puts the 90 % interval, the one a planner acts on, where the errors put it: the 
 quantile, the half-width of least interval score (Gneiting and Raftery's proper score for an
 interval, the score model_accuracy reports). The likelihood's own scale answers to every error
 alike, the tight bulk and the few slips of the tail together, and its 90 % quantile need not be
-the errors': ACE 13's errors, a bulk within 1.8 SD and four slips beyond 3.5, got a t of 1.7
-degrees of freedom whose 90 % intervals held 92 % of them and were a fifth wider than the 90 %
-quantile. The 99 % level is left to the fitted tail, not to the errors' 99 % quantile: of a
+the errors': ACE 13's errors, nine in ten within 1.7 SD and four slips beyond 3.5, got ts of
+1.6-2.9 degrees of freedom whose 90 % intervals held 90-93 % of them and were a median 23 %
+wider than the 90 % quantile. The 99 % level is left to the fitted tail, not to the errors' 99 % quantile: of a
 report's 70 to 150 errors that is the largest or the second largest, which one slip moves.
 
 scipy is imported inside the functions that need it (see `models.fit`).

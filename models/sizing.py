@@ -32,7 +32,7 @@ from ingest.printable import OneLineMessage
 from ingest.vocabulary import size_label
 
 from .tables import SERIES_KEYS, config_label, finding_text, findings_on_rows, has_table, query
-from .spec import MIN_CALIBRATION_SCORES, NARROW_LEVEL, WIDE_LEVEL
+from .spec import NARROW_LEVEL, UNCALIBRATED_TEXT, WIDE_LEVEL
 
 LEVEL = NARROW_LEVEL  # the interval an answer leads with; the levels live in models.spec
 DEFAULT_UTILISATION = 0.8
@@ -230,7 +230,7 @@ def _wide_interval(answer: dict, size_bytes: int) -> list[str]:
 def basis(con, fit_row: dict, size_bytes: int) -> dict:
     """What an answer rests on: the series' points (used and left out, with why), the model and
     the interval's method and calibration - for the answer's "basis" and its text."""
-    from .spec import CALIBRATED, INTERVAL_METHOD, UNCALIBRATED_TEXT
+    from .spec import CALIBRATED, INTERVAL_METHOD
 
     points = _rows(con, """
         SELECT p.message_size_bytes AS size_bytes, p.observed_cpu_ms_per_msg AS cpu_ms_per_msg,
@@ -473,9 +473,7 @@ def _answer(con: duckdb.DuckDBPyConnection, q: SizeQuery) -> dict:
         warnings.append("no interval: the series is the only one of its report, and nothing but its own "
                         "values could say how far a new measurement of it scatters")
     elif not row["calibration_scores"]:
-        warnings.append(f"the interval is not calibrated: the other series of this series' report have fewer "
-                        f"than {MIN_CALIBRATION_SCORES} leave-one-size-out errors to check it against; it is "
-                        "the model's own, and how often it holds a new measurement is not known")
+        warnings.append(f"the interval is {UNCALIBRATED_TEXT}")
     warnings.extend(_wide_interval(answer, size_bytes))
     if row["loso_mdape_pct"] is not None and row["loso_mdape_pct"] > POOR_ACCURACY_PCT:
         warnings.append(f"the model predicts this series' own sizes poorly: leave-one-size-out median "
