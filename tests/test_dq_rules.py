@@ -211,8 +211,27 @@ def test_the_repair_suggests_the_same_whatever_order_its_rules_run_in(tmp_path, 
                                 lambda self, some, seed=seed: random.Random(seed).sample(some, len(some)))
             assert suggestions() == reference, f"rules shuffled with seed {seed}"
         monkeypatch.setattr(repair, "_spoilt", lambda *_args: set())
-        monkeypatch.setattr(repair, "_survivors", lambda _targets, plan, _by_world: set(plan))
+        monkeypatch.setattr(repair, "_keeps_every_target", lambda *_args: False)
         assert suggestions() == reference, "every rule on every world"
+
+
+def test_a_rule_runs_on_a_candidate_that_does_not_need_it_only_where_it_pays_as_a_filter():
+    """The repair runs a rule that raised none of a candidate's row's targets on that
+    candidate only if, as measured, what it costs is less than what it saves: the share of
+    candidates it drops times what the rules the candidate still needs cost. Unmeasured, only
+    a rule comparing a row with itself runs (cheap whatever it drops)."""
+    rules = {r.name: r for r in load_rules()}
+    costs = repair._RuleCosts()
+    row_rule, band_rule, needed = rules["cpu_capacity"], rules["capacity_underused"], "monotonic_sweep"
+    assert row_rule.compares == "row" and band_rule.compares != "row"
+    assert costs.worth_running(band_rule, {"capacity_underused"})  # needed: always
+    assert costs.worth_running(row_rule, {needed}) and not costs.worth_running(band_rule, {needed})
+    costs.record(rules[needed], seconds=1.0, worlds=1000, dropped=10)      # 1 ms a candidate
+    costs.record(row_rule, seconds=0.1, worlds=1000, dropped=500)          # 0.1 ms, drops half
+    costs.record(band_rule, seconds=0.9, worlds=1000, dropped=500)         # 0.9 ms, drops half
+    assert costs.worth_running(row_rule, {needed})       # 0.1 < 0.5 x 1
+    assert not costs.worth_running(band_rule, {needed})  # 0.9 > 0.5 x 1
+    assert not costs.worth_running(row_rule, set())      # nothing left to save
 
 
 def test_finding_columns_are_what_rules_return():

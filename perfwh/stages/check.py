@@ -216,10 +216,11 @@ def check(path: Path, warehouse: Path | None = WAREHOUSE, sources_file: Path = S
 
             import_scipy_meanwhile()  # the fits come after the rules' first pass
         status("running the rules")
+        row_notes: list[str] = []
         con = _evaluate(con, rules, engine, repair, spark_master,
                         lambda c, sources: _fit_submission(c, sources, fittable, fit_limit, fit_notes),
-                        subjects)
-        result = _result(con, path, read, collect)
+                        subjects, lambda c: row_notes.extend(_row_notes(c, read)))
+        result = _result(con, path, read, collect, row_notes)
         result.subjects, result.changed = subjects, changed
         result.notes.extend(revision_notes + fit_notes)
         if in_step is False:
@@ -281,18 +282,18 @@ def _fit_submission(con: duckdb.DuckDBPyConnection, sources: list[str], fittable
 
 
 def _evaluate(con: duckdb.DuckDBPyConnection, rules: list[Rule], engine: str, repair: bool,
-              spark_master: str | None, fit_models, subjects: list[str]
+              spark_master: str | None, fit_models, subjects: list[str], inspect
               ) -> duckdb.DuckDBPyConnection:
     """The rules (and the typo repair) on the subjects' rows of the scratch warehouse, the
-    models fitted between their two passes; for Spark, over a lake of it written to a
-    temporary folder."""
+    models fitted between their two passes, then ``inspect(con)``; for Spark, over a lake of
+    it written to a temporary folder."""
     try:
         if engine != "spark":
             return evaluate(con, engine, rules, repair=repair, fit_models=fit_models,
-                            subjects=subjects)
+                            subjects=subjects, inspect=inspect)
         with scratch_directory("check-lake") as folder:
             return evaluate(con, engine, rules, lake=Path(folder) / "lake", spark_master=spark_master,
-                            repair=repair, fit_models=fit_models, subjects=subjects)
+                            repair=repair, fit_models=fit_models, subjects=subjects, inspect=inspect)
     except RuleError as err:  # a rule file, or the engine, not the submission
         raise CannotCheck(str(err)) from None
 
@@ -693,8 +694,15 @@ def edition_entry(path: Path, family: str, today: dt.date, sources_file: Path,
             "platforms": platforms}
 
 
+def _row_notes(con: duckdb.DuckDBPyConnection, read: SourceInput) -> list[str]:
+    """What a CSV submission's rows themselves call for a note on (read from dq_input)."""
+    if not isinstance(read, CsvSubmission):
+        return []
+    return _repeated_rows_note(con, read.source.file) + _fraction_cpu_note(con, read.source.file)
+
+
 def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
-            collect: bool) -> CheckResult:
+            collect: bool, row_notes: list[str]) -> CheckResult:
     name = read.source.file
     if isinstance(read, CsvSubmission):
         kind = CSV
@@ -702,8 +710,7 @@ def _result(con: duckdb.DuckDBPyConnection, path: Path, read: SourceInput,
                    [name])[0][0] + run(con, "SELECT count(DISTINCT line) FROM raw_rejects "
                                              "WHERE source = ? AND line NOT IN (SELECT source_line "
                                              "FROM stg_observations WHERE source = ?)", [name, name])[0][0]
-        notes = ((list(read.format.notes) if read.format else []) + _repeated_rows_note(con, name)
-                 + _fraction_cpu_note(con, name))
+        notes = (list(read.format.notes) if read.format else []) + row_notes
     else:
         kind = REPORT
         rows = run(con, "SELECT count(*) FROM dq_input WHERE source = ?", [name])[0][0]
