@@ -227,3 +227,36 @@ def test_clean_text_skips_only_steps_that_change_nothing(text):
         expected = expected.replace(bad, good)
     expected = _SPACES.sub(" ", _TAGS.sub("", expected)).strip()
     assert clean_text(text) == expected
+
+
+_CELLS = {
+    "BIGINT": st.none() | st.integers(-2 ** 63, 2 ** 63 - 1),
+    "DOUBLE": st.none() | st.floats(allow_nan=False) | st.integers(-2 ** 53, 2 ** 53),
+    "VARCHAR": st.none() | st.text(),  # any text, a lone surrogate too (undecodable file names)
+    "DECIMAL(18,3)": st.none() | st.decimals(min_value=-10 ** 14, max_value=10 ** 14, places=3,
+                                             allow_nan=False, allow_infinity=False),
+    "BOOLEAN": st.none() | st.booleans(),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.fixed_dictionaries({f"c {kind}": cell for kind, cell in _CELLS.items()}),
+                min_size=1, max_size=30))
+def test_insert_rows_stores_the_same_rows_through_arrow_as_through_list_parameters(monkeypatch, rows):
+    """A big insert goes through Arrow, a small one through list parameters: the table holds
+    the same rows either way, or both refuse the rows alike."""
+    import duckdb
+
+    from perfwh.warehouse import db
+
+    def stored(arrow_from: int):
+        monkeypatch.setattr(db, "ARROW_ROWS", arrow_from)
+        con = duckdb.connect()
+        con.execute("CREATE TABLE t (" + ", ".join(f'"c {kind}" {kind}' for kind in _CELLS) + ")")
+        try:
+            db.insert_rows(con, "t", rows)
+        except duckdb.Error as err:
+            return type(err)
+        return con.execute("SELECT * FROM t ORDER BY rowid").fetchall()
+
+    assert stored(1) == stored(10 ** 9)
