@@ -213,11 +213,10 @@ def count_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = Non
     least ``min_sizes`` distinct message sizes, without loading them."""
     return query(con, f"""
         SELECT count(*) FROM (
-            SELECT 1 FROM measurements
-            WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL
-              AND (? IS NULL OR list_contains(?, source))
+            SELECT 1 FROM measurements m
+            WHERE cpu_ms_per_msg IS NOT NULL AND message_size_bytes IS NOT NULL {of_sources(sources)}
             GROUP BY {SERIES_GROUP_SQL}
-            HAVING count(DISTINCT message_size_bytes) >= ?)""", [sources, sources, min_sizes])[0][0]
+            HAVING count(DISTINCT message_size_bytes) >= ?)""", [*(sources or []), min_sizes])[0][0]
 
 
 def load_series(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None,

@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from models.fit import (INTERIOR, LINEAR, LOWEST, POWER, FitError, cores_for_rate, distinct_points, fit,
@@ -25,6 +25,7 @@ from models.fit import (INTERIOR, LINEAR, LOWEST, POWER, FitError, cores_for_rat
                         rate_from_cost, t_quantile)
 from models.calibration import UNCALIBRATED, calibrate
 from models.sizing import SizeQuery, SizingError, parse_size, percent, version_matches
+from models.hierarchy import LOG_VARIANCE_BOUNDS, SPREAD_STEP
 from models.spec import BASE, MIN_CALIBRATION_SCORES, PRIOR_DF
 from models.tables import SERIES_KEYS
 from perfwh.core.paths import PROJECT_ROOT
@@ -267,6 +268,8 @@ def test_the_blocks_are_the_dense_algebra(seed, tests, configs, missing, twice):
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), tests=st.integers(1, 3), configs=st.integers(1, 3),
        missing=st.sampled_from([0.0, 0.4]), twice=st.sampled_from([0.0, 0.3]))
+# the least at e^-15.993, a trace more likely than the bound e^-16 the grid search ends at
+@example(seed=7572, tests=2, configs=2, missing=0.0, twice=0.0)
 def test_a_point_is_predicted_from_everything_but_its_size(seed, tests, configs, missing, twice):
     """A point's test's spread without it is the minimum over that spread alone of the restricted
     likelihood of every other cost (plus the prior), and the effects it borrows are their
@@ -299,7 +302,13 @@ def test_a_point_is_predicted_from_everything_but_its_size(seed, tests, configs,
         best = minimize_scalar(without, bounds=(max(start - 0.5, -16), min(start + 0.5, 4)), method="bounded",
                                options={"xatol": 1e-7}).x
         found = block.spread_without(i, keep)
-        assert math.log(found) == pytest.approx(best, abs=5e-3)
+        if math.log(found) in LOG_VARIANCE_BOUNDS:
+            # at a bound the parabola has no point beyond it to refine with: the least within a
+            # grid step of the bound, and as likely but for a trace (e^-16: no scatter at all)
+            assert abs(best - math.log(found)) <= SPREAD_STEP
+            assert without(math.log(found)) - without(best) < 1e-3
+        else:
+            assert math.log(found) == pytest.approx(best, abs=5e-3)
         assert math.log(model._spread_stepped(i, keep)) == pytest.approx(best, abs=1.5)
         cols, mean, cov = block.effects_without(i, found, [])
         z, x, r, v, g, rows = dense(model, phi, (i, size), found)
