@@ -171,7 +171,8 @@ def suggest(con: duckdb.DuckDBPyConnection, findings: list[dict], rules: list[Ru
 # own rows' worlds, so the batches give what one pass would. Each rule's run on a batch costs
 # its planning and a scan of the batch's worlds however few are still alive, so the batches
 # are as big as the memory allows (a million-row file's 4,600 targets: 16 batches of 300 took
-# 44 s to repair, 5 of 1,000 about 40 s, within the same peak memory).
+# 44 s to repair, 6 of up to 1,000 targets and 2 million rows 40-42 s, within the same peak
+# memory).
 REPAIR_BATCH = 1000
 WORLD_ROWS = 2_000_000
 WORLDS_PER_TARGET = 150
@@ -296,8 +297,8 @@ def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, 
         evidence = _evidence(con)
         by_world, survivors = _world_findings(con, targets, input_rules, plan, costs)
     finally:
-        for name in ("VIEW repair_kept", "TABLE repair_keep", "TABLE repair_worlds", "TABLE repair_alive",
-                     "TABLE repair_candidates"):
+        for name in ("VIEW repair_kept", "TABLE repair_keep", "TABLE repair_worlds",
+                     "TABLE repair_alive", "TABLE repair_candidates"):
             run(con, f"DROP {name.split()[0]} IF EXISTS {name.split()[1]}")
     if all(plan[world][1] is None for world in survivors):
         return []  # no correction silenced a target: the baselines alone choose nothing
@@ -335,8 +336,8 @@ def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dic
     it is measured to pay as a filter (`_RuleCosts.worth_running`): a candidate that clears
     nothing is dropped having met its own row's rules and the cheap filters, not every rule
     that flagged some row of the batch. The rules a surviving candidate has not met then run
-    on it. The baselines run every rule. Returns the findings by world (complete for the baselines and
-    the survivors) and the surviving worlds (baselines included)."""
+    on it. The baselines run every rule. Returns the findings by world (complete for the
+    baselines and the survivors) and the surviving worlds (baselines included)."""
     flagged_by = {f["rule"] for f in targets}
     flagging = costs.order([r for r in input_rules if r.name in flagged_by])
     others = costs.order([r for r in input_rules if r.name not in flagged_by])
