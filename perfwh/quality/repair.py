@@ -350,10 +350,7 @@ def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dic
 
     def run_on(rule: Rule, worlds: set[int]) -> None:
         started = time.perf_counter()
-        run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
-            [sorted(worlds)])
-        run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
-                 "WHERE world IN (SELECT world FROM repair_keep)")
+        _keep_worlds(con, worlds)
         found: dict[int, list[dict]] = {}
         for f in run_rules(con, [rule], {"dq_input": "repair_kept"}, KEY_COLUMNS):
             found.setdefault(f["world"], []).append(f)
@@ -395,15 +392,21 @@ def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dic
     return by_world, alive
 
 
+def _keep_worlds(con, worlds: set[int]) -> None:
+    """repair_kept: the rows of repair_worlds in ``worlds``, what a rule runs on next."""
+    run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
+        [sorted(worlds)])
+    run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
+             "WHERE world IN (SELECT world FROM repair_keep)")
+
+
 def _narrow_worlds(con, alive: set[int]) -> None:
     """repair_worlds cut down to the ``alive`` worlds: the survivors are a few in a batch's
     tens of thousands of candidates, and every rule still to run on them would otherwise scan
     all the batch's worlds to pick them out."""
-    run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
-        [sorted(alive)])
-    run(con, "CREATE OR REPLACE TEMP TABLE repair_alive AS SELECT * FROM repair_worlds "
-             "WHERE world IN (SELECT world FROM repair_keep)")
-    run(con, "DROP VIEW IF EXISTS repair_kept")
+    _keep_worlds(con, alive)
+    run(con, "CREATE OR REPLACE TEMP TABLE repair_alive AS SELECT * FROM repair_kept")
+    run(con, "DROP VIEW repair_kept")
     run(con, "DROP TABLE repair_worlds")
     run(con, "ALTER TABLE repair_alive RENAME TO repair_worlds")
 
