@@ -24,21 +24,33 @@ implying AS (
     WHERE m.msg_rate > 0 AND m.cpu_busy_pct > 0 AND m.cpu_ms_per_msg IS NOT NULL
 ),
 counts AS (
-    -- the core counts the platform's rows give (at most one: min = max, or none)
-    SELECT i.*,
-           min(i.server_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
-               IS NOT DISTINCT FROM
-           max(i.server_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
-               AS one_machine,
-           median(i.implied_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform)
-               AS platform_cores,
-           median(i.implied_cores) OVER (PARTITION BY i.world, i.source, i.table_title, i.platform,
-                                                      i.server_cores) AS machine_cores
+    -- the core counts the platform's rows give (at most one: min = max, or none), and the
+    -- cores their rate x cost x %CPU imply - what a row without its own server_cores reads,
+    -- so computed only for the tables and platforms that have such a row
+    SELECT i.world, i.source, i.table_title, i.platform,
+           min(i.server_cores) IS NOT DISTINCT FROM max(i.server_cores) AS one_machine,
+           median(i.implied_cores) AS platform_cores
     FROM implying i
+    JOIN (SELECT DISTINCT world, source, table_title, platform FROM implying
+          WHERE server_cores IS NULL) n
+      ON n.world = i.world AND n.source = i.source
+     AND n.table_title IS NOT DISTINCT FROM i.table_title AND n.platform = i.platform
+    GROUP BY i.world, i.source, i.table_title, i.platform
+),
+machine_counts AS (
+    SELECT world, source, table_title, platform, median(implied_cores) AS machine_cores
+    FROM implying
+    WHERE server_cores IS NULL
+    GROUP BY world, source, table_title, platform
 ),
 rows AS (
-    SELECT c.*, CASE WHEN c.one_machine THEN c.platform_cores ELSE c.machine_cores END AS table_cores
-    FROM counts c
+    SELECT i.*, CASE WHEN c.one_machine THEN c.platform_cores ELSE m.machine_cores END AS table_cores
+    FROM implying i
+    LEFT JOIN counts c ON i.server_cores IS NULL AND c.world = i.world AND c.source = i.source
+                      AND c.table_title IS NOT DISTINCT FROM i.table_title AND c.platform = i.platform
+    LEFT JOIN machine_counts m ON i.server_cores IS NULL AND m.world = i.world AND m.source = i.source
+                              AND m.table_title IS NOT DISTINCT FROM i.table_title
+                              AND m.platform = i.platform
 ), whole AS (
     -- a server has a whole number of cores: an implied count within 5 % of one is that count,
     -- free of the rounding of the costs that implied it

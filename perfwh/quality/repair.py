@@ -366,8 +366,17 @@ def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dic
         return all(plan[world][1] is None for world in alive)
 
     for rule in flagging:
+        # the verdict depends on the rules a candidate still needs alone, and a batch's
+        # hundreds of thousands of candidates need a few dozen sets of them
+        verdicts: dict[frozenset, bool] = {}
+
+        def worth_running(needed: frozenset) -> bool:
+            if needed not in verdicts:
+                verdicts[needed] = costs.worth_running(rule, needed)
+            return verdicts[needed]
+
         chosen = {w for w in alive if plan[w][1] is None or w in cleared
-                  or costs.worth_running(rule, raised_on[plan[w][0]].keys() - met[w])}
+                  or worth_running(frozenset(raised_on[plan[w][0]].keys() - met[w]))}
         run_on(rule, chosen)
         for world in chosen & alive:
             row, metric, _cand = plan[world]
