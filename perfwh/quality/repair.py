@@ -292,7 +292,7 @@ def _repaired(con, targets: list[dict], input_rules: list[Rule], relation: str, 
     worlds, plan = _plan(rows, cells)
     if not plan:
         return []
-    _materialise(con, REPAIR_SCOPE, worlds)
+    _materialise(con, worlds)
     try:
         evidence = _evidence(con)
         by_world, survivors = _world_findings(con, targets, input_rules, plan, costs)
@@ -402,20 +402,25 @@ def _world_findings(con, targets: list[dict], input_rules: list[Rule], plan: dic
 
 
 def _keep_worlds(con, worlds: set[int]) -> None:
-    """repair_kept: the rows of repair_worlds in ``worlds``, what a rule runs on next."""
+    """repair_kept: the rows of the worlds ``worlds`` (`_materialise`), what a rule runs on
+    next."""
     run(con, "CREATE OR REPLACE TEMP TABLE repair_keep AS SELECT UNNEST(?::BIGINT[]) AS world",
         [sorted(worlds)])
-    run(con, "CREATE OR REPLACE TEMP VIEW repair_kept AS SELECT * FROM repair_worlds "
-             "WHERE world IN (SELECT world FROM repair_keep)")
+    run(con, f"""
+        CREATE OR REPLACE TEMP VIEW repair_kept AS
+        SELECT w.world AS world, d.* EXCLUDE (world, {', '.join(_REPLACED)}), {', '.join(_SWAP)}
+        FROM repair_worlds w
+        JOIN repair_candidates c ON c.world = w.world
+        JOIN {REPAIR_SCOPE} d ON d.row_id = w.row_id
+        WHERE w.world IN (SELECT world FROM repair_keep)""")
 
 
 def _narrow_worlds(con, alive: set[int]) -> None:
     """repair_worlds cut down to the ``alive`` worlds: the survivors are a few in a batch's
     tens of thousands of candidates, and every rule still to run on them would otherwise scan
     all the batch's worlds to pick them out."""
-    _keep_worlds(con, alive)
-    run(con, "CREATE OR REPLACE TEMP TABLE repair_alive AS SELECT * FROM repair_kept")
-    run(con, "DROP VIEW repair_kept")
+    run(con, "CREATE OR REPLACE TEMP TABLE repair_alive AS SELECT * FROM repair_worlds "
+             "WHERE world IN (SELECT UNNEST(?::BIGINT[]))", [sorted(alive)])
     run(con, "DROP TABLE repair_worlds")
     run(con, "ALTER TABLE repair_alive RENAME TO repair_worlds")
 
@@ -662,24 +667,31 @@ def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
     return worlds, plan
 
 
-def _materialise(con, relation: str, worlds: list[dict]) -> None:
-    """repair_worlds: for each world, the rows of the target row's tests (REPAIR_GROUPS), one
-    cell replaced."""
+# The cells a candidate world may replace, and each as a world's rows read it: the candidate's
+# value on its target row and metric, the row's own elsewhere (`_keep_worlds`).
+_REPLACED = [f"{m}{s}" for m in METRICS for s in ("", "_printed", "_half_ulp")]
+_SWAP = [f"CASE WHEN d.row_id = c.target_row AND c.metric = '{m}' THEN c.{column} "
+         f"ELSE d.{m}{suffix} END AS {m}{suffix}"
+         for m in METRICS for suffix, column in (("", "value"), ("_printed", "printed"),
+                                                 ("_half_ulp", "half_ulp"))]
+
+
+def _materialise(con, worlds: list[dict]) -> None:
+    """repair_candidates: each world's one replaced cell; repair_worlds: for each world, the
+    rows of the target row's tests (REPAIR_GROUPS) by their ids (a row_id names one row of
+    REPAIR_SCOPE, as a measurement_id does). A rule reads the worlds' rows through
+    `_keep_worlds`, which joins in the rows' other cells from REPAIR_SCOPE: the worlds copied
+    whole were up to a million rows of thirty-seven columns a batch, which DuckDB spilled and
+    the rules read back."""
     run(con, "CREATE OR REPLACE TEMP TABLE repair_candidates (world BIGINT, target_row BIGINT, "
              "metric VARCHAR, printed VARCHAR, value DOUBLE, half_ulp DOUBLE)")
     insert_rows(con, "repair_candidates", worlds)
-    swap = []
-    for metric in METRICS:
-        for suffix, column in (("", "value"), ("_printed", "printed"), ("_half_ulp", "half_ulp")):
-            swap.append(f"CASE WHEN d.row_id = c.target_row AND c.metric = '{metric}' "
-                        f"THEN c.{column} ELSE d.{metric}{suffix} END AS {metric}{suffix}")
-    replaced = [f"{m}{s}" for m in METRICS for s in ("", "_printed", "_half_ulp")]
     run(con, f"""
         CREATE OR REPLACE TEMP TABLE repair_worlds AS
-        SELECT c.world AS world, d.* EXCLUDE (world, {', '.join(replaced)}), {', '.join(swap)}
+        SELECT c.world AS world, d.row_id
         FROM repair_candidates c
         JOIN {REPAIR_GROUPS} g ON g.target_row = c.target_row
-        JOIN {relation} d ON d.world = 0 AND {" AND ".join(f"d.{c} IS NOT DISTINCT FROM g.{c}" for c in GROUP)}""")
+        JOIN {REPAIR_SCOPE} d ON d.world = 0 AND {" AND ".join(f"d.{c} IS NOT DISTINCT FROM g.{c}" for c in GROUP)}""")
 
 
 def _best(finding: dict, plan: dict, by_world: dict, cells: dict, worlds_of: dict[int, list[int]],
