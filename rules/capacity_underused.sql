@@ -46,9 +46,9 @@ steps AS (
     FROM rows r
     JOIN (SELECT world, source, product, product_version, platform, server_cores, scenario,
                  message_size_bytes, persistent, concurrency_kind, concurrency, tshirt,
-                 min({'replicas': replicas, 'source_line': source_line, 'row_id': row_id,
-                      'capacity': capacity, 'busy': busy, 'msg_rate': msg_rate,
-                      'cpu_ms_per_msg': cpu_ms_per_msg}) AS first
+                 min(struct_pack(replicas := replicas, source_line := source_line, row_id := row_id,
+                                 capacity := capacity, busy := busy, msg_rate := msg_rate,
+                                 cpu_ms_per_msg := cpu_ms_per_msg)) AS first
           FROM rows WHERE replicas IS NOT NULL AND capacity IS NOT NULL
           GROUP BY ALL) f
       ON f.world = r.world AND f.source = r.source AND f.product = r.product
@@ -65,9 +65,9 @@ steps AS (
     FROM rows r
     JOIN (SELECT world, source, product, product_version, platform, server_cores, scenario,
                  message_size_bytes, persistent, concurrency_kind, replicas,
-                 min({'cpu_limit_cores': cpu_limit_cores, 'source_line': source_line,
-                      'row_id': row_id, 'capacity': capacity, 'busy': busy, 'msg_rate': msg_rate,
-                      'cpu_ms_per_msg': cpu_ms_per_msg}) AS first
+                 min(struct_pack(cpu_limit_cores := cpu_limit_cores, source_line := source_line,
+                                 row_id := row_id, capacity := capacity, busy := busy,
+                                 msg_rate := msg_rate, cpu_ms_per_msg := cpu_ms_per_msg)) AS first
           FROM rows WHERE cpu_limit_cores IS NOT NULL
           GROUP BY ALL) f
       ON f.world = r.world AND f.source = r.source AND f.product = r.product

@@ -91,6 +91,12 @@ def test_a_rule_file_without_a_header_is_refused(tmp_path):
                    "-- summary: s\n-- reason: x\nSELECT 1 FROM {batch}")
     with pytest.raises(RuleError, match="compares 'everything'"):
         parse_rule(bad)
+    # every engine runs the one file: a brace that only Great Expectations would misread is
+    # refused when the rule is read, for all of them
+    bad.write_text("-- severity: error\n-- relation: dq_input\n-- compares: row\n-- repair: none\n"
+                   "-- summary: s\n-- reason: x\nSELECT min({'a': row_id}) AS first\nFROM {batch}")
+    with pytest.raises(RuleError, match=r"no_header.sql:7: a brace besides \{batch\}"):
+        parse_rule(bad)
 
 
 def test_findings_have_the_contract_columns(wh):

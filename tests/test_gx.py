@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from perfwh.quality.rules import load_rules, run_rules
-from perfwh.quality.gx import findings_in_subprocess
+from perfwh.quality.gx import findings_in_subprocess, without_leak_report
 
 KEY = ("rule", "severity", "world", "row_id", "fact_id", "source", "source_line", "table_title",
        "metric", "printed_value", "message", "related_row_id")
@@ -37,6 +37,25 @@ def test_gx_and_duckdb_report_the_same_findings(private_copy, tmp_path):
     expectations = [e for run in results for v in run["validation_results"] for e in v["expectations"]]
     assert len(expectations) == len(load_rules())
     assert (tmp_path / "gx" / "data_docs" / "index.html").is_file()
+
+
+def test_a_failed_gx_run_is_quoted_by_its_error_not_the_bindings_exit_report():
+    """DuckDB's bindings report leaked objects as the child exits, after its traceback: a
+    failed run's error must quote the traceback (a rule's braces that GX read as a placeholder
+    were hidden behind two thousand characters of that report)."""
+    error = ("perfwh.quality.rules.RuleError: rules/capacity_underused.sql under Great "
+             "Expectations: `'replicas'` is not a placeholder this metric accepts")
+    stderr = ("Traceback (most recent call last):\n  File \"gx.py\", line 90, in main\n" + error + "\n"
+              + "nanobind: leaked 15 instances!\n"
+              + "".join(f" - leaked instance 0x{i:x} of type \"_duckdb._sqltypes.DuckDBPyType\"\n"
+                        for i in range(60))
+              + "nanobind: leaked 6 types!\n - leaked type \"_duckdb.DuckDBPyConnection\"\n"
+              + "nanobind: this is likely caused by a reference counting issue in the binding code.\n"
+              + "See https://nanobind.readthedocs.io/en/latest/refleaks.html\n")
+    quoted = without_leak_report(stderr)
+    assert quoted.endswith(error)
+    assert "leaked" not in quoted
+    assert without_leak_report(error + "\n") == error  # no report: the text as it is
 
 
 def test_without_the_persisted_connection_gx_loses_the_rows(private_copy):

@@ -134,6 +134,13 @@ def parse_rule(path: Path) -> Rule:
     sql = "\n".join(lines[body_start:]).strip().rstrip(";")
     if "{batch}" not in sql:
         raise RuleError(f"{path}: the query never reads {{batch}}")
+    brace = next((n for n, line in enumerate(lines[body_start:], body_start + 1)
+                  if "{" in line.replace("{batch}", "") or "}" in line.replace("{batch}", "")), None)
+    if brace is not None:
+        # Great Expectations reads the query as a format string, whose only field is {batch}
+        raise RuleError(f"{path}:{brace}: a brace besides {{batch}}, which Great Expectations would "
+                        "read as a placeholder of its own: write a struct as struct_pack(name := value) "
+                        "and a list as list_value(...) or [...]")
     return Rule(Path(path).stem, header["severity"], header["relation"], header["compares"],
                 header["repair"], header["summary"], header["reason"], sql, Path(path))
 
