@@ -28,56 +28,37 @@ rows AS (
            m.msg_rate * m.cpu_ms_per_msg / 1000 AS busy,
            -- the most the busy cores can be within the printed precision
            (m.msg_rate + m.msg_rate_half_ulp) * (m.cpu_ms_per_msg + m.cpu_ms_per_msg_half_ulp) / 1000
-               AS busy_high,
-           -- the peers of a table's row (table_level): the same replicas, and where the
-           -- capacity is the server's, the same configuration
-           COALESCE(m.replicas, 1) AS peer_replicas,
-           CASE WHEN m.cpu_limit_cores IS NULL THEN m.config_key END AS peer_config
+               AS busy_high
     FROM batch m
     WHERE m.cpu_busy_pct IS NULL AND m.msg_rate > 0 AND m.cpu_ms_per_msg > 0
 ),
 steps AS (
     -- the smallest capacity of the same test: along the replicas (same T-shirt) and along the
-    -- CPU limit (same replicas); the first row of each test by level, then line, found by
-    -- grouping (a struct's minimum orders by its fields in turn), not by sorting every row
-    SELECT r.*, 'replicas' AS axis, f.first.row_id AS prev_row, f.first.source_line AS prev_line,
-           f.first.capacity AS prev_capacity, f.first.busy AS prev_busy, f.first.msg_rate AS prev_rate,
-           f.first.cpu_ms_per_msg AS prev_cost, f.first.replicas AS prev_level, r.replicas AS level
+    -- CPU limit (same replicas)
+    SELECT r.*, 'replicas' AS axis,
+           FIRST_VALUE(r.row_id) OVER w AS prev_row, FIRST_VALUE(r.source_line) OVER w AS prev_line,
+           FIRST_VALUE(r.capacity) OVER w AS prev_capacity, FIRST_VALUE(r.busy) OVER w AS prev_busy,
+           FIRST_VALUE(r.msg_rate) OVER w AS prev_rate,
+           FIRST_VALUE(r.cpu_ms_per_msg) OVER w AS prev_cost,
+           FIRST_VALUE(r.replicas) OVER w AS prev_level, r.replicas AS level
     FROM rows r
-    JOIN (SELECT world, source, product, product_version, platform, server_cores, scenario,
-                 message_size_bytes, persistent, concurrency_kind, concurrency, tshirt,
-                 min(struct_pack(replicas := replicas, source_line := source_line, row_id := row_id,
-                                 capacity := capacity, busy := busy, msg_rate := msg_rate,
-                                 cpu_ms_per_msg := cpu_ms_per_msg)) AS first
-          FROM rows WHERE replicas IS NOT NULL AND capacity IS NOT NULL
-          GROUP BY ALL) f
-      ON f.world = r.world AND f.source = r.source AND f.product = r.product
-     AND f.product_version = r.product_version AND f.platform = r.platform
-     AND f.server_cores IS NOT DISTINCT FROM r.server_cores AND f.scenario = r.scenario
-     AND f.message_size_bytes IS NOT DISTINCT FROM r.message_size_bytes
-     AND f.persistent IS NOT DISTINCT FROM r.persistent
-     AND f.concurrency_kind IS NOT DISTINCT FROM r.concurrency_kind
-     AND f.concurrency IS NOT DISTINCT FROM r.concurrency AND f.tshirt IS NOT DISTINCT FROM r.tshirt
     WHERE r.replicas IS NOT NULL AND r.capacity IS NOT NULL
+    WINDOW w AS (PARTITION BY r.world, r.source, r.product, r.product_version, r.platform,
+                              r.server_cores, r.scenario, r.message_size_bytes, r.persistent,
+                              r.concurrency_kind, r.concurrency, r.tshirt
+                 ORDER BY r.replicas, r.source_line)
     UNION ALL
-    SELECT r.*, 'cpu_limit', f.first.row_id, f.first.source_line, f.first.capacity, f.first.busy,
-           f.first.msg_rate, f.first.cpu_ms_per_msg, f.first.cpu_limit_cores, r.cpu_limit_cores
+    SELECT r.*, 'cpu_limit',
+           FIRST_VALUE(r.row_id) OVER w, FIRST_VALUE(r.source_line) OVER w,
+           FIRST_VALUE(r.capacity) OVER w, FIRST_VALUE(r.busy) OVER w,
+           FIRST_VALUE(r.msg_rate) OVER w, FIRST_VALUE(r.cpu_ms_per_msg) OVER w,
+           FIRST_VALUE(r.cpu_limit_cores) OVER w, r.cpu_limit_cores
     FROM rows r
-    JOIN (SELECT world, source, product, product_version, platform, server_cores, scenario,
-                 message_size_bytes, persistent, concurrency_kind, replicas,
-                 min(struct_pack(cpu_limit_cores := cpu_limit_cores, source_line := source_line,
-                                 row_id := row_id, capacity := capacity, busy := busy,
-                                 msg_rate := msg_rate, cpu_ms_per_msg := cpu_ms_per_msg)) AS first
-          FROM rows WHERE cpu_limit_cores IS NOT NULL
-          GROUP BY ALL) f
-      ON f.world = r.world AND f.source = r.source AND f.product = r.product
-     AND f.product_version = r.product_version AND f.platform = r.platform
-     AND f.server_cores IS NOT DISTINCT FROM r.server_cores AND f.scenario = r.scenario
-     AND f.message_size_bytes IS NOT DISTINCT FROM r.message_size_bytes
-     AND f.persistent IS NOT DISTINCT FROM r.persistent
-     AND f.concurrency_kind IS NOT DISTINCT FROM r.concurrency_kind
-     AND f.replicas IS NOT DISTINCT FROM r.replicas
     WHERE r.cpu_limit_cores IS NOT NULL
+    WINDOW w AS (PARTITION BY r.world, r.source, r.product, r.product_version, r.platform,
+                              r.server_cores, r.scenario, r.message_size_bytes, r.persistent,
+                              r.concurrency_kind, r.replicas
+                 ORDER BY r.cpu_limit_cores, r.source_line)
 ),
 flat_steps AS (
     SELECT s.*
@@ -87,26 +68,20 @@ flat_steps AS (
       AND s.busy_high <= s.prev_busy * flat AND s.busy_high >= s.prev_busy * low
 ),
 table_level AS (
-    -- each row with the median busy share and the count of its table's peers: the scenario
-    -- too (a submission's rows all sit in one table), each row's own product version, machine
-    -- and persistence (one table of a submission may hold several), the replicas (a
-    -- multi-replica run is no peer of the single-replica ones), and where the capacity is the
-    -- server's, the configuration: one flow instance keeps about one of eight cores busy where
-    -- eight instances fill them (a CPU limit makes every size of a container a peer)
-    SELECT r.*, t.table_median, t.table_rows
+    SELECT r.*,
+           median(r.busy / r.capacity) OVER w AS table_median, count(*) OVER w AS table_rows
     FROM rows r
-    JOIN (SELECT world, source, table_title, scenario, product, product_version, platform,
-                 server_cores, persistent, peer_replicas, peer_config,
-                 median(busy / capacity) AS table_median, count(*) AS table_rows
-          FROM rows WHERE capacity > 0
-          GROUP BY ALL) t
-      ON t.world = r.world AND t.source = r.source
-     AND t.table_title IS NOT DISTINCT FROM r.table_title AND t.scenario = r.scenario
-     AND t.product = r.product AND t.product_version = r.product_version
-     AND t.platform = r.platform AND t.server_cores IS NOT DISTINCT FROM r.server_cores
-     AND t.persistent IS NOT DISTINCT FROM r.persistent AND t.peer_replicas = r.peer_replicas
-     AND t.peer_config IS NOT DISTINCT FROM r.peer_config
     WHERE r.capacity > 0
+    -- the scenario too (a submission's rows all sit in one table), each row's own product
+    -- version, machine and persistence (one table of a submission may hold several), the
+    -- replicas (a multi-replica run is no peer of the single-replica ones), and where the
+    -- capacity is the server's, the configuration: one flow instance keeps about one of eight
+    -- cores busy where eight instances fill them (a CPU limit makes every size of a container
+    -- a peer)
+    WINDOW w AS (PARTITION BY r.world, r.source, r.table_title, r.scenario, r.product,
+                              r.product_version, r.platform, r.server_cores, r.persistent,
+                              COALESCE(r.replicas, 1),
+                              CASE WHEN r.cpu_limit_cores IS NULL THEN r.config_key END)
 ),
 low_in_table AS (
     SELECT t.* FROM table_level t, params
