@@ -35,9 +35,9 @@ cells AS (
            trim(regexp_extract(c.printed, '^[^0-9.]*[0-9.]+(.*)$', 1)) AS unit,
            -- the significant digits it prints; a whole number's trailing zeros may or may not
            -- count (12780: 4 or 5)
-           significant_digits_low(c.printed) AS digits_low,
-           significant_digits_high(c.printed) AS digits_high
-    FROM (
+           significant_digits_low(c.number) AS digits_low,
+           significant_digits_high(c.number) AS digits_high
+    FROM (SELECT u.*, printed_number(u.printed) AS number FROM (
         -- one row per printed cell: each row once per metric (an unpivot every engine reads)
         SELECT m.world, m.subject, m.row_id, m.source, m.source_line, m.table_title, m.product,
                m.product_version, m.platform, m.server_cores, m.scenario, m.persistent, m.config_key, x.metric,
@@ -49,7 +49,7 @@ cells AS (
                     WHEN 'cpu_busy_pct' THEN m.cpu_busy_pct ELSE m.cpu_ms_per_msg END AS value
         FROM batch m
         CROSS JOIN (VALUES ('msg_rate'), ('cpu_busy_pct'), ('cpu_ms_per_msg')) AS x(metric)
-    ) c
+    ) u) c
     WHERE c.printed IS NOT NULL
 ),
 mixed_columns AS (
