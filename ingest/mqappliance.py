@@ -47,7 +47,7 @@ The charts' axis labels and legends are drawings, not tables: never read.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .common import ensure_tables, require_signature
@@ -460,9 +460,12 @@ def claims(lines: Sequence[Line], report: ParsedReport) -> list[Claim]:
             break
         rows = [o for o in report.observations if o.table_key == after.table_key]
         context = Context(after.title, rows, _table_groups(rows), figure_size)
+        searched = 0
         for sentence in sentences(text):
-            offset = text.find(sentence)
-            found.extend(_sentence_claims(_line_at(run, offset), sentence, context))
+            offset = text.find(sentence, searched)
+            searched = offset + len(sentence)
+            found.extend(_sentence_claims(
+                lambda at, run=run, offset=offset: _line_at(run, offset + at), sentence, context))
     return found
 
 
@@ -476,21 +479,28 @@ def _table_groups(rows: list[Observation]) -> list[tuple[str, str]]:
     return groups
 
 
-def _sentence_claims(line: Line, sentence: str, context: Context) -> list[Claim]:
+def _sentence_claims(line_of: Callable[[int], Line], sentence: str, context: Context) -> list[Claim]:
+    """The claims of a sentence of the prose, each on the line its number is printed on
+    (``line_of``: the line holding a character of the sentence; a sentence may wrap onto
+    the next line before its number)."""
     out = []
     if (m := RATIO.search(sentence)) and [m.group("num").lower(), m.group("den").lower()] == \
             [platform for platform, _topology in context.groups]:
+        line = line_of(m.start("x"))
         x = m.group("x").split()[0]
         out += _ratio(line, sentence, context, _QUALIFIER[m.group("q")],
                       Quantity(m.group("x"), _TIMES_WORDS.get(x, x), ""),
                       _size_of(sentence, context))
     if m := GAIN_TIMES.search(sentence):
+        line = line_of(m.start("x"))
         out += _ratio(line, m.group(0), context, "ratio_over",
                       quantity(m.group("x"), "ratio", line=line.number), m.group("size") + "B")
     if m := GAIN_PCT.search(sentence):
+        line = line_of(m.start("pct"))
         out += _ratio(line, m.group(0), context, "gain_over",
                       quantity(m.group("pct"), "percent", line=line.number), m.group("size") + "B")
     if m := GAIN_ABOVE.search(sentence):
+        line = line_of(m.start("x"))
         sizes = sorted({o.message_size for o in context.rows},
                        key=lambda q: _bytes(q))
         for size in (s for s in sizes if _bytes(s) >= _bytes(quantity(m.group("size") + "B", "size"))):
@@ -499,15 +509,19 @@ def _sentence_claims(line: Line, sentence: str, context: Context) -> list[Claim]
     for pattern, comparison in ((LESS, "reduction_approx"), (REDUCED_UP_TO, "reduction_at_most"),
                                 (WITHIN, "reduction_at_most")):
         if m := pattern.search(sentence):
+            line = line_of(m.start("pct"))
             out += _ratio(line, sentence, context, comparison,
                           quantity(m.group("pct"), "percent", line=line.number),
                           _size_of(sentence, context))
     if m := LATENCY_REDUCTION.search(sentence):
+        line = line_of(m.start("pct"))
         out += _latency_ratio(line, sentence, context, m)
     if m := RATE_APPROX.search(sentence):
+        line = line_of(m.start("n"))
         out += _rate(line, sentence, context, "approx", _rounded(m.group("n")), m.group("size"),
                      context.groups[0][0] if context.groups else None)
     if m := RATE_OVER.search(sentence):
+        line = line_of(m.start("n"))
         out += _rate(line, sentence, context, "over",
                      quantity(m.group("n"), "rate", line=line.number), m.group("size"),
                      m.group("model").lower())
