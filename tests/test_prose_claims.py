@@ -288,3 +288,24 @@ def test_a_copy_of_a_report_gets_the_same_prose_findings_as_the_warehouse(tmp_pa
     copied = {(f["rule"], f["source_line"]) for f in findings_of(path)}
     built = {(f["rule"], f["source_line"]) for f in prose_findings(wh) if f["source"] == WBIMB}
     assert copied == built
+
+
+def test_every_stated_number_is_filed_on_the_line_it_is_printed_on(wh):
+    """A claim's source_line is the line its number is printed on (schema/dictionary.yml), in
+    every filed report, text or PDF: where a sentence wraps before its number, the line the
+    number is on, not the sentence's first; a value wrapping past its number ("3" / "times")
+    begins on the line and ends on the next."""
+    stated = wh.sql("SELECT source_file, source_line, printed_value FROM fact_claim "
+                    "WHERE printed_value IS NOT NULL ORDER BY ALL").fetchall()
+    assert stated
+    texts: dict[str, dict[int, str]] = {}
+    misplaced = []
+    for source, line, printed in stated:
+        if source not in texts:
+            texts[source] = {x.number: x.text for x in read_lines(REPORTS / source)}
+        here, after = texts[source].get(line, ""), texts[source].get(line + 1, "")
+        first, _, rest = printed.partition(" ")
+        wrapped = here.rstrip().endswith(first) and after.lstrip().startswith(rest)
+        if printed not in here and not (rest and wrapped):
+            misplaced.append((source, line, printed, here))
+    assert not misplaced, misplaced
