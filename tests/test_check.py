@@ -290,6 +290,23 @@ def test_no_suggestion_only_prints_the_same_value_less_precisely(tmp_path, built
             assert number(f["suggested_value"]) != number(f["printed_value"]), f
 
 
+def test_a_correction_prints_with_decimals_its_column_uses(tmp_path, built_warehouse):
+    """1.1 ms typed 11 in a column printing 0.32, 0.8, 0.524 and 10.54: the CPU identity gives
+    1.1 (1.0993 to 1.1007). 1 would pass it too, but only by a whole number's half unit, a
+    printing no cell of the column uses: the suggestion is 1.1."""
+    machine = dict(product="ACE", product_version="12.0.9.0", platform="trial box one", server_cores=4,
+                   scenario="Trial Echo", concurrency_kind="docker_cores", concurrency="2")
+    rows = [dict(machine, message_size_bytes=size, persistent=persistent, msg_rate=rate,
+                 cpu_busy_pct=pct, cpu_ms_per_msg=cost)
+            for size, persistent, rate, pct, cost in (
+                ("2k", "false", "11000.0", "88.0", "0.32"), ("50KB", "false", "4400.0", "88.0", "0.8"),
+                ("1MB", "false", "334.0", "88.0", "10.54"), ("2k", "true", "6488.5", "85.0", "0.524"),
+                ("50KB", "true", "3090.9", "85.0", "11"), ("1MB", "true", "265.9", "85.0", "12.79"))]
+    found = _errors(tmp_path, built_warehouse, "eleven.csv", rows)
+    assert {(f["rule"], f["source_line"], f["suggested_value"]) for f in found} == {
+        ("cpu_identity", 6, "1.1"), ("cpu_capacity", 6, "1.1")}, found
+
+
 def test_a_zero_typed_twice_is_flagged_without_a_guess_at_another_digit(tmp_path, built_warehouse):
     """33.630 typed 33.6300 among costs of three decimals: a decimal too many, the value
     right. Dropping the 3 instead (33.600) would explain the printing as well, and the CPU

@@ -613,10 +613,12 @@ def _decimals(printed: str) -> int | None:
 
 
 def _column_decimals(con, relation: str, cells: dict, counts: dict[tuple, dict[int, int]]) -> None:
-    """A correction prints like its column: where every other cell of a cell's column (same
-    source, table and metric) prints the same number of decimals, three cells or more, that
-    number is the cell's "column_decimals" and candidates printed otherwise are not tried
-    (87.7 for a %CPU typed 877, not 87, in a column printed to one decimal). Counted in SQL,
+    """A correction prints like its column: the numbers of decimals the other cells of a cell's
+    column (same source, table and metric) print, where there are three cells or more, are the
+    cell's "column_decimals", and candidates printed with another number are not tried (87.7
+    for a %CPU typed 877, not 87, in a column printed to one decimal; 1.1 for a cost typed 11,
+    not 1, in a column printing 0.32, 0.8 and 10.54 - 1 would pass only by the half unit of a
+    whole number, a printing no cell of the column uses). Counted in SQL,
     per column and number of decimals: a submission's column may hold a million cells; each
     table once, into ``counts`` ((source, table, metric) -> decimals -> cells), which the
     batches of one repair share."""
@@ -638,8 +640,7 @@ def _column_decimals(con, relation: str, cells: dict, counts: dict[tuple, dict[i
         if own in others:
             others[own] -= 1
         others = {d: n for d, n in others.items() if n > 0}
-        cell["column_decimals"] = (next(iter(others)) if len(others) == 1
-                                   and sum(others.values()) >= 3 else None)
+        cell["column_decimals"] = frozenset(others) if sum(others.values()) >= 3 else None
 
 
 def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
@@ -657,7 +658,7 @@ def _plan(rows: list[int], cells: dict) -> tuple[list[dict], dict[int, tuple]]:
             if not cell or not cell["subject"]:
                 continue
             for cand in candidates(cell["printed"], cell["value"], metric):
-                if cell["column_decimals"] not in (None, _decimals(cand.printed)):
+                if cell["column_decimals"] is not None and _decimals(cand.printed) not in cell["column_decimals"]:
                     continue
                 world += 1
                 worlds.append({"world": world, "target_row": row, "metric": metric,
