@@ -616,6 +616,17 @@ def _short_rows_sql(con, fmt: CsvFormat) -> str:
     return f"(cells < {must_reach})"
 
 
+def _longer_rows_sql(con, fmt: CsvFormat) -> str:
+    """SQL true for a row with more cells than the header: a cell beyond it that is not blank,
+    or blank cells beyond it that most rows of the file do not have. Such a row's cells may have
+    moved right, a comma in a cell not quoted splitting it in two (1,240 read as 1 and 240, the
+    240 then in the column after it, and an ignored column may take it); where most rows end in
+    the same blank cells, they are the file's trailing separators."""
+    usual = con.sql("SELECT cells FROM sub_cells GROUP BY cells ORDER BY count(*) DESC, cells "
+                    "LIMIT 1").fetchall()
+    return f"(extra_cells OR cells > {max([len(fmt.header)] + [n for (n,) in usual if n is not None])})"
+
+
 def _cells_needed(fmt: CsvFormat) -> int:
     """The cells of the header up to its last named column."""
     return 1 + max((i for i, name in enumerate(fmt.header) if name.strip()), default=len(fmt.header) - 1)
@@ -830,6 +841,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     number = f"^(?:{NUMBER_PATTERN})$"
     decimal_comma = f"^(?:{DECIMAL_COMMA_PATTERN})\\s*[^\\d\\s.,]*$"
     grouped = "^[1-9]\\d{0,2}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
+    # and where commas are decimal ones, a dot may group thousands as in "12.500" (12500)
+    dotted = "^[1-9]\\d{0,2}(?:[.]\\d{3})+\\s*[^\\d\\s.,]*$"
     commas_are_decimal = _writes_decimal_commas(con, fmt, decimal_comma)
     size_tokens = [t for t in UNITS["size"] if t]
     tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
@@ -855,7 +868,13 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  THEN printf('%s may be %s or %s: the file ', {_q(m.name)},
                              regexp_replace({m.name}, ',', '.'), replace({m.name}, ',', ''))
                       || {_q(commas_are_decimal)}
-                      || ', so its comma may be a decimal one; write the number without a comma'"""
+                      || ', so its comma may be a decimal one; write the number without a comma'
+                 WHEN regexp_full_match({m.name}, '{dotted}')
+                 THEN printf('%s may be %s or %s: the file ', {_q(m.name)}, {m.name},
+                             regexp_replace({m.name}, '[.]', '', 'g'))
+                      || {_q(commas_are_decimal)}
+                      || ', so its dot may separate thousands, as the decimal comma''s locales write '
+                      || 'them; write the number without the dot if it does'"""
                      if commas_are_decimal else "")
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL
@@ -968,7 +987,8 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     _find_headers(con, fmt)
     # A row whose cells are not in their columns - a cell short or too many, or the header
     # again - has one problem, that one: none of its cells is judged, and nothing of it is read.
-    misplaced = f"({short} OR extra_cells OR line IN (SELECT line FROM sub_headers))"
+    longer = _longer_rows_sql(con, fmt)
+    misplaced = f"({short} OR {longer} OR line IN (SELECT line FROM sub_headers))"
     selects = [f"""SELECT line, {_q(col)} AS column_name, {shown(col)} AS printed_value, {prob} AS problem,
                           {_q(allowed[col])} AS expected, 'unreadable' AS kind
                    FROM sub_checked WHERE {prob} IS NOT NULL AND NOT {misplaced}""" for col, prob in cells]
@@ -983,7 +1003,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                               'the row has more cells than the header (a comma in a cell not quoted, '
                               || 'as in 24,000?): each cell after it would be read in the wrong column',
                               {_q(f'{len(fmt.header)} cells, as in the header')}, 'unreadable'
-                       FROM sub_checked WHERE extra_cells""")
+                       FROM sub_checked WHERE {longer}""")
     selects.append(f"""SELECT line, NULL, NULL,
                               printf('the row has %d cells where the header has {_cells_needed(fmt)}: a cell '
                                      || 'is missing, and each cell after it would be read in the wrong '
@@ -1064,6 +1084,17 @@ def _find_examples(con) -> None:
 
 
 _SLUG = "coalesce(nullif(trim(regexp_replace(lower({}), '[^a-z0-9]+', '-', 'g'), '-'), ''), 'x')"
+# What makes two spellings of a name one name: case and runs of spaces aside.
+_SAME = "lower(regexp_replace({}, '\\s+', ' ', 'g'))"
+# Each name's key (``identity``: what makes it that name) from its ``candidate`` key, kept
+# unless a name of another identity has the same candidate: then each of those names' keys
+# gets a digest of its identity, so that no two names share a key.
+_DISTINCT_KEYS = """
+    SELECT c.*, CASE WHEN n.names > 1 THEN c.{candidate} || '-' || substr(md5(c.{identity}), 1, 8)
+                     ELSE c.{candidate} END AS {key}
+    FROM {relation} c
+    JOIN (SELECT {candidate}, count(DISTINCT {identity}) AS names FROM {relation} GROUP BY ALL) n
+      USING ({candidate})"""
 
 
 def _raw_rows(con, source: str) -> None:
@@ -1071,30 +1102,40 @@ def _raw_rows(con, source: str) -> None:
     src = _q(source)
     tshirt_cpu = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.cpu_cores)}" for t in TSHIRTS.values())
     tshirt_memory = " ".join(f"WHEN {_q(t.name)} THEN {_q(t.memory_mib)}" for t in TSHIRTS.values())
-    product_key = _SLUG.format("product || ' ' || product_version")
-    platform_key = _SLUG.format("platform")
-    # Product and platform keys are slugs of the names, computed once per distinct name. A
-    # row's server cores are a fact of the machine it ran on: one platform name given with
-    # several core counts names several machines (a 2-core and an 8-core "lab box"), each a
-    # platform of its own with its own cores, so that every rule reads a row by its own
-    # machine. A name given with one core count (or none) keeps its plain slug.
+    # Product and platform keys are slugs of the names, computed once per distinct name. Names
+    # that differ only in case or spacing ("Lab box", "lab  box") are one product or platform;
+    # names that differ otherwise but share a slug ("box_1" and "box-1"; "Сервер А" and
+    # "Сервер Б", whose slugs are both "x") are not, and each such name's key gets a digest of
+    # it (a name whose slug no other name shares keeps its plain slug). A row's server cores
+    # are a fact of the machine it ran on: one platform name given with several core counts
+    # names several machines (a 2-core and an 8-core "lab box"), each a platform of its own
+    # with its own cores, so that every rule reads a row by its own machine.
+    product_same = f"json_array({_SAME.format('product')}, {_SAME.format('product_version')})::VARCHAR"
     con.sql(f"""
         CREATE OR REPLACE TEMP TABLE sub_keys AS
         WITH named AS (
             SELECT DISTINCT product, product_version, platform,
                    coalesce(server_cores, '') AS cores_given, CAST(server_cores AS INTEGER) AS cores,
-                   {platform_key} AS platform_slug
+                   {_SLUG.format("platform")} AS platform_slug,
+                   json_array({_SAME.format("platform")}, CAST(server_cores AS INTEGER))::VARCHAR AS machine,
+                   {_SLUG.format("product || ' ' || product_version")} AS product_slug,
+                   {product_same} AS product_same
             FROM sub_rows),
         machines AS (
             SELECT platform_slug, count(DISTINCT coalesce(cores, 0)) > 1 AS several
-            FROM named GROUP BY platform_slug)
-        SELECT n.product, n.product_version, n.platform, n.cores_given, n.cores,
-               {product_key} AS product_key,
-               CASE WHEN m.several
-                    THEN n.platform_slug || '-' || coalesce(CAST(n.cores AS VARCHAR) || '-cores',
-                                                            'cores-not-given')
-                    ELSE n.platform_slug END AS platform_key
-        FROM named n JOIN machines m USING (platform_slug)""")
+            FROM named GROUP BY platform_slug),
+        candidates AS (
+            SELECT n.*, CASE WHEN m.several
+                             THEN n.platform_slug || '-' || coalesce(CAST(n.cores AS VARCHAR) || '-cores',
+                                                                     'cores-not-given')
+                             ELSE n.platform_slug END AS platform_candidate
+            FROM named n JOIN machines m USING (platform_slug)),
+        platform_keyed AS ({_DISTINCT_KEYS.format(candidate="platform_candidate", identity="machine",
+                                                  key="platform_key", relation="candidates")}),
+        keyed AS ({_DISTINCT_KEYS.format(candidate="product_slug", identity="product_same",
+                                         key="product_key", relation="platform_keyed")})
+        SELECT product, product_version, platform, cores_given, cores, product_key, platform_key
+        FROM keyed""")
     # The row's keys computed once per row, each readable metric cell a raw observation: one
     # SELECT per metric column, joined by UNION ALL (half the work of a LATERAL (VALUES ...)
     # unpivot on a million rows). seq orders them by line, then metric, without sorting (gaps
@@ -1123,7 +1164,11 @@ def _raw_rows(con, source: str) -> None:
                    CASE WHEN tshirt_name IS NOT NULL AND concurrency_kind = 'tshirt'
                         THEN CASE tshirt_name {tshirt_cpu} END
                         ELSE replace(concurrency, ',', '') END AS concurrency_number,
-                   CAST(replicas AS INTEGER) AS replicas,
+                   -- a T-shirt's pods are counted as the reports count them (1 replica where
+                   -- one ran: ACE 13), and the template leaves the cell blank if one
+                   CASE WHEN concurrency_kind = 'tshirt' AND tshirt_name IS NOT NULL
+                        THEN coalesce(CAST(replicas AS INTEGER), 1)
+                        ELSE CAST(replicas AS INTEGER) END AS replicas,
                    CASE WHEN concurrency_kind = 'tshirt' THEN tshirt_name END AS tshirt,
                    topology, CAST(queue_managers AS INTEGER) AS queue_managers,
                    replace(simulated_latency_ms, ',', '') AS simulated_latency_ms
