@@ -834,15 +834,36 @@ def _out_of_range_why_sql(m) -> str:
             "the cores)' ELSE '' END")
 
 
+# A number whose separator a decimal-comma file leaves in doubt: a comma after one to three
+# digits before exactly three ("2,500": 2.5 or 2500), or a dot so, as those locales group
+# thousands ("12.500": 12.5 or 12500); a unit may follow.
+GROUPED_BY_COMMAS = "^[1-9]\\d{0,2}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
+GROUPED_BY_DOTS = "^[1-9]\\d{0,2}(?:[.]\\d{3})+\\s*[^\\d\\s.,]*$"
+
+
+def _separator_doubt_sql(column: str, why: str | None) -> str:
+    """WHEN clauses of a cell's problem for a number whose separator is in doubt, in a file
+    whose commas may be decimal ones (``why``: what says so; None: no doubt, no clauses)."""
+    if not why:
+        return ""
+    # (why, which may quote a cell, is a literal beside the format, never in it)
+    return f"""WHEN regexp_full_match({column}, '{GROUPED_BY_COMMAS}')
+                 THEN printf('%s may be %s or %s: the file ', {_q(column)},
+                             regexp_replace({column}, ',', '.'), replace({column}, ',', ''))
+                      || {_q(why)} || ', so its comma may be a decimal one; write the number without a comma'
+                 WHEN regexp_full_match({column}, '{GROUPED_BY_DOTS}')
+                 THEN printf('%s may be %s or %s: the file ', {_q(column)}, {column},
+                             regexp_replace({column}, '[.]', '', 'g'))
+                      || {_q(why)} || ', so its dot may separate thousands, as the decimal comma''s '
+                      || 'locales write them; write the number without the dot if it does'"""
+
+
 def _check_cells(con, source: str, fmt: CsvFormat) -> None:
     """sub_checked: each row's typed cells and their problems; sub_rejects: the problems;
     sub_rows: the rows whose keys are all readable."""
     short = _short_rows_sql(con, fmt)
     number = f"^(?:{NUMBER_PATTERN})$"
     decimal_comma = f"^(?:{DECIMAL_COMMA_PATTERN})\\s*[^\\d\\s.,]*$"
-    grouped = "^[1-9]\\d{0,2}(?:,\\d{3})+\\s*[^\\d\\s.,]*$"
-    # and where commas are decimal ones, a dot may group thousands as in "12.500" (12500)
-    dotted = "^[1-9]\\d{0,2}(?:[.]\\d{3})+\\s*[^\\d\\s.,]*$"
     commas_are_decimal = _writes_decimal_commas(con, fmt, decimal_comma)
     size_tokens = [t for t in UNITS["size"] if t]
     tshirt_words = {w: t.name for t in TSHIRTS.values() for w in (t.name.lower(), *t.synonyms)}
@@ -864,18 +885,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         unreadable = f"({m.name}_value IS NULL OR NOT isfinite({m.name}_value))"
         # where the file's numbers use decimal commas, "1,600" may be 1.6 as well as 1600
         # (why, which may quote a cell, is a literal beside the format, never in it)
-        ambiguous = (f"""WHEN regexp_full_match({m.name}, '{grouped}')
-                 THEN printf('%s may be %s or %s: the file ', {_q(m.name)},
-                             regexp_replace({m.name}, ',', '.'), replace({m.name}, ',', ''))
-                      || {_q(commas_are_decimal)}
-                      || ', so its comma may be a decimal one; write the number without a comma'
-                 WHEN regexp_full_match({m.name}, '{dotted}')
-                 THEN printf('%s may be %s or %s: the file ', {_q(m.name)}, {m.name},
-                             regexp_replace({m.name}, '[.]', '', 'g'))
-                      || {_q(commas_are_decimal)}
-                      || ', so its dot may separate thousands, as the decimal comma''s locales write '
-                      || 'them; write the number without the dot if it does'"""
-                     if commas_are_decimal else "")
+        ambiguous = _separator_doubt_sql(m.name, commas_are_decimal)
         problems_sql.append(f"""
             CASE WHEN {m.name} IS NULL THEN NULL
                  {ambiguous}
@@ -902,7 +912,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
         WITH split AS (
             SELECT c.* REPLACE ({_kind_sql('c.concurrency_kind')} AS concurrency_kind,
                                {_topology_sql('c.topology')} AS topology,
-                               {', '.join(f"{_whole_sql('c.' + k)} AS {k}" for k in COUNT_COLUMNS)}),
+                               {', '.join(f"{_whole_sql('c.' + k, commas_are_decimal)} AS {k}" for k in COUNT_COLUMNS)}),
                    {', '.join(split)},
                    lower(persistent) AS persistent_word,
                    CASE lower(concurrency) {tshirt_case} END AS tshirt_name
@@ -928,6 +938,7 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                  WHEN concurrency_kind IS NULL THEN 'concurrency is given without a concurrency_kind'
                  WHEN NOT list_contains({_list(kinds)}, concurrency_kind) THEN NULL  -- the kind's own problem
                  WHEN concurrency_kind = 'tshirt' AND tshirt_name IS NULL THEN 'concurrency is not a T-shirt size'
+                 {_separator_doubt_sql('concurrency', commas_are_decimal)}
                  WHEN concurrency_kind <> 'tshirt' AND NOT (regexp_full_match(concurrency, '{number}')
                       AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > 0)
                  THEN 'concurrency is not a positive number'
@@ -935,11 +946,11 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
                       AND TRY_CAST(replace(concurrency, ',', '') AS DOUBLE) > {MAX_COUNT}
                  THEN 'concurrency is out of range'
             END AS concurrency_problem,
-            {_count_problem('server_cores')} AS cores_problem,
-            {_count_problem('replicas')} AS replicas_problem,
+            {_count_problem('server_cores', commas_are_decimal)} AS cores_problem,
+            {_count_problem('replicas', commas_are_decimal)} AS replicas_problem,
             CASE WHEN topology IS NULL OR list_contains({_list(sorted(TOPOLOGIES))}, topology) THEN NULL
                  ELSE 'topology is not a topology' END AS topology_problem,
-            {_count_problem('queue_managers')} AS queue_managers_problem,
+            {_count_problem('queue_managers', commas_are_decimal)} AS queue_managers_problem,
             CASE WHEN simulated_latency_ms IS NULL THEN NULL
                  WHEN NOT regexp_full_match(simulated_latency_ms, '{number}')
                  THEN 'simulated_latency_ms is not a number of ms'
@@ -1041,17 +1052,22 @@ def _check_cells(con, source: str, fmt: CsvFormat) -> None:
 COUNT_COLUMNS = ("server_cores", "replicas", "queue_managers")
 
 
-def _whole_sql(column: str) -> str:
+def _whole_sql(column: str, doubt: str | None) -> str:
     """SQL for a count cell as a whole number: "8.0" is 8 (a tool that keeps a column with
     blanks as floating point, as pandas does, writes its whole numbers so); "8.5" stays as it
-    is, for `_count_problem` to refuse."""
-    return f"regexp_replace({column}, '^([0-9]+)[.]0*$', '\\1')"
+    is, for `_count_problem` to refuse, and so does "8.000" where ``doubt`` says the file's
+    dots may group thousands (`_separator_doubt_sql`)."""
+    whole = f"regexp_replace({column}, '^([0-9]+)[.]0*$', '\\1')"
+    if not doubt:
+        return whole
+    return f"CASE WHEN regexp_full_match({column}, '{GROUPED_BY_DOTS}') THEN {column} ELSE {whole} END"
 
 
-def _count_problem(column: str) -> str:
+def _count_problem(column: str, doubt: str | None) -> str:
     """SQL for the problem of a cell that holds a count (server cores, replicas): a whole
-    number from 1 to MAX_COUNT, or blank."""
+    number from 1 to MAX_COUNT, or blank; in doubt where the file's separators leave it so."""
     return f"""CASE WHEN {column} IS NULL THEN NULL
+                    {_separator_doubt_sql(column, doubt)}
                     WHEN NOT regexp_full_match({column}, '^[0-9]+$') OR ltrim({column}, '0') = ''
                     THEN '{column} is not a positive whole number'
                     WHEN coalesce(TRY_CAST({column} AS BIGINT) > {MAX_COUNT}, TRUE)

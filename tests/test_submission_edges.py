@@ -418,6 +418,24 @@ def test_a_dot_before_three_digits_in_a_decimal_comma_file_may_group_thousands(b
     assert "unreadable_value" not in done.stdout, done.stdout
 
 
+def test_a_count_or_concurrency_in_a_decimal_comma_file_is_held_to_the_same_doubt(box):
+    """Requester clients "1.000" or "2,500", server cores "8.000", in a semicolon-separated file:
+    each may be a thousand times what it would be read as, and is refused saying so; "8.0"
+    (a float column's whole number) is still 8."""
+    path = box["tmp"] / "counts.csv"
+    path.write_text(
+        "product;product_version;platform;server_cores;scenario;message_size_bytes;persistent;"
+        "concurrency_kind;concurrency;replicas;msg_rate;cpu_busy_pct;cpu_ms_per_msg\n"
+        "DE;1.0;de box;8.000;DE Echo;1024;false;requester_clients;1.000;;12500;;0.32\n"
+        "DE;1.0;de box;8;DE Echo;2048;false;requester_clients;2,500;;11000;;0.36\n"
+        "DE;1.0;de box;8.0;DE Echo;4096;false;requester_clients;40;;9500;;0.42\n")
+    done = perfwh(box, "check", path)
+    assert done.returncode == 1, done.stderr
+    says = sorted(line.split(": error unreadable_value: ", 1)[1].split(" may be ")[0]
+                  for line in done.stdout.splitlines() if "unreadable_value" in line)
+    assert says == ["1.000: concurrency", "2,500: concurrency", "8.000: server_cores"], done.stdout
+
+
 def test_a_comma_after_a_leading_zero_or_four_digits_is_a_decimal_one(box):
     """0,489 and 1234,5 group no thousands: in a comma-separated file (the cell quoted) they are
     decimal commas, never 489 and 12345, and the message says what to write."""
