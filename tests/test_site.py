@@ -794,6 +794,39 @@ def test_the_generations_page_shows_each_pairs_printed_costs_linked_to_their_lin
     assert 'href="report-ace13.html#ace13-openshift-2025-L32"' in html
 
 
+def test_a_generations_cost_with_an_error_finding_is_marked_and_drawn_in_no_line(site, wh):
+    """A cost the rules call impossible (ACE 13's 0.53 and 2.44 ms at lines 287 and 290 keep more
+    cores busy than the T-shirt had: cpu_capacity) is shown beside the chart with its flag, but
+    is in no chart's data, as the comparison page uses such a number in no ratio; every other
+    cost of the page is drawn."""
+    import json
+
+    from perfwh.publish import generations as gen
+
+    result, _, _ = site
+    html = (result.out / "site" / "generations.html").read_text(encoding="utf-8")
+    errors = {fact for (fact,) in wh.sql("SELECT fact_id FROM dq_findings WHERE severity = 'error' "
+                                         "AND waiver IS NULL AND fact_id IS NOT NULL").fetchall()}
+    points = gen.points(wh, gen.load())
+    flagged = [p for p in points if p["cost_fact_id"] in errors]
+    assert flagged, "the reports hold costs with error findings on the page"
+    def data_of(node) -> list[dict]:
+        if isinstance(node, dict):
+            return [v for k, x in node.items() for v in (x if k == "values" and isinstance(x, list) else data_of(x))]
+        return [v for x in node for v in data_of(x)] if isinstance(node, list) else []
+
+    drawn = {v["where"] for spec in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S)
+             for v in data_of(json.loads(spec)) if isinstance(v, dict) and "where" in v}
+    assert drawn, "no chart data found"
+    for p in points:
+        where = f"{p['source']}:{p['source_line']}"
+        assert (where in drawn) == (p not in flagged), where
+    for p in flagged:
+        cell = re.search(rf'title="{re.escape(p["source"])}:{p["source_line"]}">{re.escape(p["cost_printed"])}</a>'
+                         r' <a href="quality\.html#finding-\d+" class="flag flag-error"', html)
+        assert cell, p
+
+
 def test_pages_with_wide_tables_and_charts_get_the_width_under_quarto():
     """Quarto keeps a page with a table of contents in a column of about 805 px at 1400 px,
     even with page-layout: full (which widens only into empty margins): the pages whose tables

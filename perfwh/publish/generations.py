@@ -227,14 +227,16 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> list[dict]:
 def points(con: duckdb.DuckDBPyConnection, mapping: Mapping) -> list[dict]:
     """Every printed CPU cost of every mapped test's series, with its size and line: one dict
     per measurement (comparison, source, scenario, product, product_version, platform, size,
-    size as printed, cost, cost as printed, source_line, cpu_limit_cores, server_cores)."""
+    size as printed, cost, cost as printed, the cost's fact_id, source_line, cpu_limit_cores,
+    server_cores)."""
     out = []
     for test in mapping.tests():
         condition, params = series_condition(mapping.test_beds[test.source])
         out += [{"comparison": test.comparison, **r} for r in _rows(con, f"""
             SELECT m.source, m.scenario, m.product, m.product_version, m.platform,
                    m.message_size_bytes AS size, f.message_size_printed AS size_printed,
-                   m.cpu_ms_per_msg AS cost, m.cpu_ms_per_msg_printed AS cost_printed, m.source_line,
+                   m.cpu_ms_per_msg AS cost, m.cpu_ms_per_msg_printed AS cost_printed,
+                   m.cpu_ms_per_msg_fact_id AS cost_fact_id, m.source_line,
                    m.cpu_limit_cores, m.server_cores
             FROM (SELECT * FROM measurements WHERE source = ? AND scenario = ? AND {condition}) m
             JOIN fact_metric_value f ON f.fact_id = m.cpu_ms_per_msg_fact_id

@@ -233,6 +233,24 @@ def findings_by_claim() -> dict[int, list[dict]]:
     return dict(out)
 
 
+def has_error_sql(fact_id: str) -> str:
+    """SQL: whether the number whose fact_id is the expression ``fact_id`` has an unwaived
+    error finding - a number the pages show, marked, but use in no ratio or line."""
+    if not has("dq_findings"):
+        return "FALSE"
+    return (f"EXISTS (SELECT 1 FROM dq_findings f WHERE f.severity = 'error' AND f.waiver IS NULL "
+            f"AND f.fact_id = {fact_id})")
+
+
+@lru_cache(maxsize=None)
+def numbers_with_errors() -> frozenset[int]:
+    """The fact_ids of the numbers with an unwaived error finding (`has_error_sql`)."""
+    if not has("dq_findings"):
+        return frozenset()
+    return frozenset(r["fact_id"] for r in query(
+        f"SELECT DISTINCT fact_id FROM dq_findings x WHERE x.fact_id IS NOT NULL AND {has_error_sql('x.fact_id')}"))
+
+
 def finding_flag(finding: dict) -> Html:
     """⚑ linking to a finding on the quality page, coloured by its severity."""
     return tag("a", "\u2691", href=f"quality.html#{anchor_id('finding', finding['finding_id'])}",

@@ -11,17 +11,14 @@ import math
 from ingest.vocabulary import config_label, size_label
 from perfwh.publish.html import Html, chart, join, link, note, plain, table, tag
 
-from .common import has, query, report_href, reports, where
+from .common import has_error_sql, query, report_href, reports, where
 
 MARK = "\u2691"
 
 
 def _flagged_sql(alias: str, metric: str) -> str:
     """SQL: whether the number ``metric`` of measurement ``alias`` has an unwaived error."""
-    if not has("dq_findings"):
-        return "FALSE"
-    return (f"EXISTS (SELECT 1 FROM dq_findings f WHERE f.severity = 'error' AND f.waiver IS NULL "
-            f"AND f.fact_id = {alias}.{metric}_fact_id)")
+    return has_error_sql(f"{alias}.{metric}_fact_id")
 
 
 def pairs(left: str, right: str, on: str) -> list[dict]:

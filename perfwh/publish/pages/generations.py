@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ingest.vocabulary import config_label, persistence_label, size_label
+from perfwh.core.values import counted
 from perfwh.publish import generations as mapping_of
 from perfwh.publish.html import Html, anchor_id, chart, esc, join, link, note, plain, table, tag
 
-from .common import con, family_of, fitted_log_scale, query, report_href, src_href, where
+from .common import (con, family_of, finding_flag, fitted_log_scale, flags_by_fact, numbers_with_errors,
+                     query, report_href, src_href, where)
 
 # Pixels for the y axis' tick labels, so that every chart of the page lines up.
 Y_LABELS = 44
@@ -113,10 +115,13 @@ def _points_by_comparison() -> dict[str, list[dict]]:
 def _chart(name: str, rows: list[dict], order: list[str], legend: dict[str, str]) -> Html:
     import altair as alt
 
+    # a cost with an error finding is shown beside the chart, marked, but drawn in no line (as
+    # the comparison page uses it in no ratio and the models leave it out)
     data = [{"generation": r["generation"], "legend": legend[r["generation"]], "scenario": r["scenario"],
              "size": plain(r["size"]), "size_label": _size(r), "cost": plain(r["cost"]),
              "cost_printed": r["cost_printed"], "hardware": r["hardware"],
-             "where": f"{r['source']}:{r['source_line']}"} for r in rows]
+             "where": f"{r['source']}:{r['source_line']}"} for r in rows
+            if r["cost_fact_id"] not in numbers_with_errors()]
     # the generations this chart shows, each in the colour it has on every chart of the page
     shown = [g for g in order if any(r["generation"] == g for r in rows)]
     domain = [legend[g] for g in shown]
@@ -139,15 +144,20 @@ def _chart(name: str, rows: list[dict], order: list[str], legend: dict[str, str]
                              alt.Tooltip("cost_printed:N", title="CPU ms/msg (printed)"),
                              alt.Tooltip("hardware:N"), alt.Tooltip("where:N", title="source line")])
             .properties(width="container", height=320))
-    return chart(spec, f"generations-{anchor_id(name)}",
-                 "Each line is one generation's test, its CPU cost per message at each size it was measured "
-                 "at, as printed; hover a point for the number and its report line.")
+    left_out = sum(1 for r in rows if r["cost_fact_id"] in numbers_with_errors())
+    caption = ("Each line is one generation's test, its CPU cost per message at each size it was measured "
+               "at, as printed; hover a point for the number and its report line.")
+    if left_out:
+        caption += (f" {counted(left_out, 'cost')} with an error finding (marked \u2691 in the table) "
+                    f"{'is' if left_out == 1 else 'are'} left out of the lines.")
+    return chart(spec, f"generations-{anchor_id(name)}", caption)
 
 
 def _numbers(rows: list[dict]) -> Html:
     """A generation's costs as printed, each linked to its report line: '2 KiB 0.6 · 20 KiB 4.8'."""
-    return join([Html(esc(_size(r)) + " ") + link(r["cost_printed"], src_href(r["source"], r["source_line"]),
-                                                  title=f"{r['source']}:{r['source_line']}")
+    return join([join([Html(esc(_size(r)) + " ") + link(r["cost_printed"], src_href(r["source"], r["source_line"]),
+                                                        title=f"{r['source']}:{r['source_line']}")]
+                      + [finding_flag(f) for f in flags_by_fact().get(r["cost_fact_id"], [])], " ")
                  for r in rows], " \u00b7 ")
 
 
