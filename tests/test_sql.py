@@ -36,7 +36,7 @@ def test_values_print_as_duckdb_renders_them(built_warehouse):
     as_csv = sql(built_warehouse, "--csv", "SELECT 7.3::DOUBLE AS x, NULL AS y")
     assert as_csv.stdout == "x,y\n7.3,\n"
     as_json = json.loads(sql(built_warehouse, "--json", "SELECT 'nan'::DOUBLE AS x, 2 AS y").stdout)
-    assert as_json == [{"x": None, "y": 2}]  # valid JSON: no NaN
+    assert as_json == [{"x": "nan", "y": 2}]  # valid JSON: NaN as DuckDB's text, which null is not
 
 
 def test_json_holds_every_type_json_has_no_value_for_as_duckdb_renders_it(built_warehouse):
@@ -67,6 +67,19 @@ def test_json_keys_are_the_names_the_query_wrote_and_infinity_stays_infinity(bui
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [{"a": 1, "a_2": 2, "a_1": 3, "i": "infinity", "j": "-infinity",
                                         "d": "2020-01-02", "t": "2020-01-02T03:04:05"}]
+
+
+def test_json_tells_nan_and_infinite_doubles_from_null_and_prints_a_float_as_duckdb_does(built_warehouse):
+    """A NaN or infinite double is DuckDB's text of it, as the table shows it (null would read as
+    a NULL, which is another value); a FLOAT has the digits DuckDB prints (0.1), not those of the
+    double it widens to (0.10000000149011612); a finite double stays a number."""
+    done = sql(built_warehouse, "--json", "SELECT 'nan'::DOUBLE AS a, '-inf'::DOUBLE AS b, NULL::DOUBLE AS c, "
+                                          "0.1::FLOAT AS f, 'inf'::FLOAT AS g, 1.5::DOUBLE AS d")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout, parse_float=Decimal) == [
+        {"a": "nan", "b": "-inf", "c": None, "f": Decimal("0.1"), "g": "inf", "d": Decimal("1.5")}]
+    table = sql(built_warehouse, "SELECT 'nan'::DOUBLE AS a, '-inf'::DOUBLE AS b, 0.1::FLOAT AS f")
+    assert table.stdout.splitlines()[2].split() == ["nan", "|", "-inf", "|", "0.1"], table.stdout
 
 
 def test_csv_quotes_a_cell_holding_a_carriage_return(built_warehouse):

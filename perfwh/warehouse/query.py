@@ -1,6 +1,7 @@
 """`perfwh sql`: read-only queries for analysts, printed as a table, CSV or JSON."""
 from __future__ import annotations
 
+import decimal
 import re
 import sys
 import threading
@@ -170,14 +171,17 @@ def query(path: Path, sql: str, params: list | None = None, timeout: float | Non
             elif columns:
                 columns = distinct_names(columns)
                 infinite = [n for n, t in enumerate(types) if t in _INFINITE_IN_JSON]
-                if infinite or any(map(_rendered_for_json, types)):
+                floats = [n for n, t in enumerate(types) if t == "FLOAT"]
+                if infinite or floats or any(map(_rendered_for_json, types)):
                     relation = relation.project(", ".join(
-                        [f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) else f"#{n}"
+                        [f"CAST(#{n} AS VARCHAR)" if _rendered_for_json(t) or t == "FLOAT" else f"#{n}"
                          for n, t in enumerate(types, 1)]
-                        + [f"CASE WHEN isinf(#{n + 1}) THEN CAST(#{n + 1} AS VARCHAR) END" for n in infinite]))
+                        + [f"CASE WHEN NOT isfinite(#{n + 1}) THEN CAST(#{n + 1} AS VARCHAR) END"
+                           for n in infinite]))
                 rows = relation.fetchall()
-                if infinite:
-                    rows = [_with_infinities(row, infinite, len(types)) for row in rows]
+                if infinite or floats:
+                    rows = [_with_infinities(_floats_as_printed(row, floats), infinite, len(types))
+                            for row in rows]
                 outcome["result"] = QueryResult(columns, types, rows)
                 return
             outcome["result"] = QueryResult(columns, types, relation.fetchall())
@@ -242,9 +246,11 @@ _AS_TEXT_IN_JSON = re.compile(r"\b(INTERVAL|UUID|BIT|UNION|WITH TIME ZONE|TIMEST
 
 
 # Dates and timestamps hold infinity, which Python's date cannot (DuckDB hands 9999-12-31 for
-# it): such a value of a column of them is DuckDB's text, 'infinity' or '-infinity'; the others
-# stay ISO 8601 (2013-04-26T10:04:05). Inside a list or struct they are Python's.
-_INFINITE_IN_JSON = {"DATE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS"}
+# it), and doubles NaN and infinities, which JSON cannot (it would make them null, as a NULL
+# is): such a value of a column of them is DuckDB's text, 'infinity' or '-infinity', 'nan',
+# 'inf' or '-inf', as the table and CSV outputs show it; the others stay ISO 8601
+# (2013-04-26T10:04:05) and numbers. Inside a list or struct they are Python's.
+_INFINITE_IN_JSON = {"DATE", "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "DOUBLE", "FLOAT"}
 
 
 def _with_infinities(row: tuple, infinite: list[int], width: int) -> tuple:
@@ -254,6 +260,21 @@ def _with_infinities(row: tuple, infinite: list[int], width: int) -> tuple:
     for n, text in zip(infinite, row[width:]):
         if text is not None:
             values[n] = text
+    return tuple(values)
+
+
+def _floats_as_printed(row: tuple, floats: list[int]) -> tuple:
+    """A row with each FLOAT (given as DuckDB's text of it) as the decimal number that text
+    prints, the shortest that reads back as the same single-precision value (0.1, where the
+    double it widens to is 0.10000000149011612); a non-finite one stays text."""
+    if not floats:
+        return row
+    values = list(row)
+    for n in floats:
+        text = values[n]
+        if text is not None:
+            number = decimal.Decimal(text)
+            values[n] = number if number.is_finite() else text
     return tuple(values)
 
 
