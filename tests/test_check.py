@@ -792,6 +792,20 @@ def test_add_with_waivers_stores_them(tmp_path, sandbox):
                       ("cpu_identity@2:msg_rate", "measured as printed")]
 
 
+def test_one_finding_waived_twice_with_two_reasons_is_refused(tmp_path, sandbox):
+    """A waiver's reason is its record: the same id with two reasons is refused, naming both,
+    and nothing is filed; the same id with the same reason twice is one waiver."""
+    odd = write_csv(tmp_path / "odd.csv", [dict(ISO_ROW, platform="odd box", msg_rate="13662.3")])
+    before = state(sandbox)
+    done = perfwh("add", odd, "--db", sandbox["db"], "--sources", sandbox["sources"],
+                  "--waive", "cpu_identity@2:msg_rate", "--reason", "reason A",
+                  "--waive", "cpu_identity@2:msg_rate", "--reason", "reason B")
+    assert done.returncode == 2, done.stderr
+    assert ("--waive cpu_identity@2:msg_rate is given twice with different reasons ('reason A' and "
+            "'reason B')") in done.stderr, done.stderr
+    assert state(sandbox) == before
+
+
 def test_a_waiver_id_without_its_metric_is_answered_with_the_ids_it_may_mean(tmp_path, sandbox):
     odd = write_csv(tmp_path / "odd.csv", [dict(ISO_ROW, platform="odd box", msg_rate="13662.3")])
     before = state(sandbox)

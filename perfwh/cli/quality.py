@@ -207,11 +207,27 @@ def _reason(text: str) -> str:
     return text.strip()
 
 
+def _conflicting_waivers(ids: list[str], reasons: list[str]) -> str | None:
+    """What is wrong with waiving one finding id twice with two reasons (a waiver's reason is
+    its record, and only one could be kept), or None; the same id and reason twice is one
+    waiver."""
+    given: dict[str, str] = {}
+    for key, reason in zip(ids, reasons):
+        if given.setdefault(key, reason) != reason:
+            return (f"--waive {key} is given twice with different reasons ({given[key]!r} and "
+                    f"{reason!r}): give it once, with the reason to record")
+    return None
+
+
 def _add(args) -> int:
     from perfwh.stages.add import AddError, add
 
     if len(args.waive) != len(args.reason):
         print("perfwh add: give one --reason for each --waive", file=sys.stderr)
+        return EXIT_UNREADABLE
+    conflict = _conflicting_waivers(args.waive, args.reason)
+    if conflict:
+        print(f"perfwh add: {conflict}", file=sys.stderr)
         return EXIT_UNREADABLE
     from perfwh.core.lock import LockBusy
 
