@@ -358,6 +358,13 @@ def test_a_number_with_a_zero_before_a_digit_is_refused_in_every_column_and_by_e
     assert quantity_of(number + space + unit, quantity).number == number
 
 
+def unreadable_problems(stdout: str) -> set[str]:
+    """The cells and problems of a check's unreadable_value errors: "2,500: cpu_ms_per_msg may
+    be ..." (what the message expected left off)."""
+    return {line.split(": error unreadable_value: ", 1)[1].split(" (expected")[0]
+            for line in stdout.splitlines() if "unreadable_value" in line}
+
+
 def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     """A spreadsheet in a decimal-comma locale exports "94,0" (and ';' between cells): each such
     cell says what is wrong and what to write, not "out of range" (94,0 is not 940). A comma
@@ -373,8 +380,7 @@ def test_a_decimal_comma_export_says_so_and_how_to_write_each_number(box):
     path.write_text("\n".join(";".join(row) for row in cells) + "\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 1, done.stderr
-    says = {line.split(": error unreadable_value: ", 1)[1].split(" (expected")[0]
-            for line in done.stdout.splitlines() if "unreadable_value" in line}
+    says = unreadable_problems(done.stdout)
     hint = "has a decimal comma, which a report does not print: write"
     assert says == {f"2864,4: msg_rate {hint} 2864.4", f"94,0: cpu_busy_pct {hint} 94.0",
                     f"3,3: cpu_ms_per_msg {hint} 3.3", f"1.362,3: msg_rate {hint} 1362.3",
@@ -406,8 +412,7 @@ def test_a_dot_before_three_digits_in_a_decimal_comma_file_may_group_thousands(b
     path.write_text("\n".join(";".join(row) for row in cells) + "\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 1, done.stderr
-    says = {line.split(": error unreadable_value: ", 1)[1].split(" (expected")[0]
-            for line in done.stdout.splitlines() if "unreadable_value" in line}
+    says = unreadable_problems(done.stdout)
     why = "so its dot may separate thousands, as the decimal comma's locales write them; write the number without the dot if it does"
     assert says == {f"12.500: msg_rate may be 12.500 or 12500: the file is semicolon-separated, {why}",
                     f"1.250.000 msgs/s: msg_rate may be 1.250.000 msgs/s or 1250000 msgs/s: the file is "
@@ -431,8 +436,7 @@ def test_a_count_or_concurrency_in_a_decimal_comma_file_is_held_to_the_same_doub
         "DE;1.0;de box;8.0;DE Echo;4096;false;requester_clients;40;;9500;;0.42\n")
     done = perfwh(box, "check", path)
     assert done.returncode == 1, done.stderr
-    says = sorted(line.split(": error unreadable_value: ", 1)[1].split(" may be ")[0]
-                  for line in done.stdout.splitlines() if "unreadable_value" in line)
+    says = sorted(problem.split(" may be ")[0] for problem in unreadable_problems(done.stdout))
     assert says == ["1.000: concurrency", "2,500: concurrency", "8.000: server_cores"], done.stdout
 
 
