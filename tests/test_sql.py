@@ -201,3 +201,20 @@ def test_the_readme_queries_run(built_warehouse):
     first = sql(built_warehouse, "--csv", " ".join(dictionary.split())).stdout.splitlines()[1]
     assert first.startswith(("dim_", "fact_", "raw_", "dq_", "measurements", "metric_values",
                              "model_", "ref_", "stg_"))
+
+
+def test_the_table_lines_up_names_of_wide_and_combining_characters(built_warehouse):
+    """A name of wide characters (ブローカー: two terminal columns each) or with a combining accent
+    takes the columns a terminal gives it: the separators of every line stand one above the other."""
+    import unicodedata
+
+    def columns(text: str) -> int:
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+                   for c in text)
+
+    done = sql(built_warehouse, "SELECT * FROM (VALUES ('ブローカー', 1), ('ACE', 22), "
+                                "('e' || chr(769) || 'x', 3)) t(product, n)")
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines()[:-1] if "|" in line or "+" in line]
+    separators = {columns(line.replace("+", "|").split("|")[0]) for line in lines}
+    assert len(lines) == 5 and len(separators) == 1, done.stdout

@@ -286,6 +286,17 @@ NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYIN
                  "UINTEGER", "UBIGINT", "FLOAT", "DOUBLE", "DECIMAL")
 
 
+def _columns_of(text: str) -> int:
+    """How many columns of a terminal a text takes: a wide character (東, ブ, a full-width
+    digit) two, a combining mark none, anything else one - so that names in any script line up."""
+    import unicodedata
+
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
 def write_table(result: QueryResult, out=sys.stdout) -> None:
     """Aligned columns, a cell a line: a value's line breaks, tabs and acting characters show
     escaped (a value cannot forge the table's rows), and widths count what is shown."""
@@ -293,11 +304,15 @@ def write_table(result: QueryResult, out=sys.stdout) -> None:
 
     cells = [["NULL" if v is None else one_line(v) for v in row] for row in result.rows]
     columns = [one_line(c) for c in result.columns]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    widths = [max([_columns_of(c)] + [_columns_of(r[i]) for r in cells]) for i, c in enumerate(columns)]
     numeric = [t.startswith(NUMERIC_TYPES) for t in result.types]
 
+    def padded(value: str, width: int, right: bool) -> str:
+        pad = " " * (width - _columns_of(value))
+        return pad + value if right else value + pad
+
     def line(values):
-        return " | ".join(v.rjust(w) if numeric[i] else v.ljust(w)
+        return " | ".join(padded(v, w, numeric[i])
                           for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
     out.write(line(columns) + "\n")
