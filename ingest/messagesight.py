@@ -275,9 +275,10 @@ def _test_case_descriptions(lines: Sequence[Line]) -> dict[str, str]:
         name = clean_text(line.text).strip("#* ")
         if not re.fullmatch(r"[A-Z]{3,}(?:\.[A-Z]{3,})?", name) or name in found:
             continue
-        following = [l for l in lines[index + 1:index + 6] if l.text.strip()]
-        if following and following[0].text.startswith("This test case"):
-            found[name] = clean_text(following[0].text)
+        following = [clean_text(l.text) for l in lines[index + 1:index + 6] if l.text.strip()]
+        # (read as cleaned: an indented or doubly spaced "This  test case" is the same paragraph)
+        if following and following[0].startswith("This test case"):
+            found[name] = following[0]
     return found
 
 

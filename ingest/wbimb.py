@@ -56,7 +56,10 @@ _PAGE_NUMBER = re.compile(r"(?:\t|\.{3,}|\s)\s*\d+\s*$")
 
 
 def _in_contents(line: Line) -> bool:
-    return "\t" in line.text or "....." in line.text or bool(_PAGE_NUMBER.search(line.text))
+    """An entry of the contents: what ends in a page number, or holds dot leaders. A tab alone
+    says nothing: a heading of the chapters may carry one at its end (a copy saved by another
+    editor), and read as an entry of the contents it was passed over for the heading above it."""
+    return "....." in line.text or bool(_PAGE_NUMBER.search(line.text))
 
 # Headings that name a configuration of another scenario: (pattern, scenario, kind).
 # Section 4 of the report says the parallel-processing tests ran the very complex

@@ -215,6 +215,62 @@ LABEL_PIECES = st.sampled_from(["a", "Z", "9", " ", "  ", "\t", "<b>", "</b>", "
                                 "\u2009", "\u202f", "\u2018", "\u2019", "\u201c", "\u201d", "é"])
 
 
+@lru_cache(maxsize=None)
+def parsed_whole(family: str, lines: tuple[Line, ...]) -> tuple:
+    """Everything a parse gives - each row with all its keys (table, scenario, persistence,
+    configuration, line, page), each table, scenario and claim - as plain tuples."""
+    import dataclasses
+
+    parsed = families.parse(family, list(lines), SOURCES[family])
+    return tuple([dataclasses.astuple(x) for x in things]
+                 for things in (parsed.observations, parsed.tables, parsed.scenarios, parsed.claims))
+
+
+WHITESPACE_EDITS = {"a tab at its end": lambda t: t + "\t", "a space at its end": lambda t: t + " ",
+                    "a space before it": lambda t: " " + t, "a space doubled": lambda t: t.replace(" ", "  ", 1)}
+
+
+def _edited(lines: tuple[Line, ...], index: int, edit: str) -> tuple[Line, ...]:
+    import dataclasses
+
+    changed = list(lines)
+    changed[index] = dataclasses.replace(lines[index], text=WHITESPACE_EDITS[edit](lines[index].text))
+    return tuple(changed)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_whitespace_another_editor_adds_changes_nothing_a_report_says(family):
+    """A tab after a heading (WBIMB's "10.9.1.1 One Subscriber Results" was read as an entry of the
+    contents, and its table filed under the heading above it), a paragraph indented or doubly
+    spaced (MessageSight's LATENCY lost its persistence): whitespace an editor adds to a line
+    changes no row, key, table, scenario or claim of any family's report. Every table's heading
+    and every line that begins a scenario's description gets each edit; other lines, a sample."""
+    from ingest.text import clean_text
+
+    base = report(family)
+    whole = parsed_whole(family, base.lines)
+    parsed = families.parse(family, list(base.lines), base.source)
+    headings = {t.heading_line for t in parsed.tables}
+    openings = [d for d in (sc.description for sc in parsed.scenarios) if d]
+    key = [i for i, line in enumerate(base.lines) if line.number in headings or (
+        len(clean_text(line.text)) >= 12 and any(d.startswith(clean_text(line.text)[:40]) for d in openings))]
+    assert key
+    for index in key:
+        for edit in WHITESPACE_EDITS:
+            assert parsed_whole(family, _edited(base.lines, index, edit)) == whole, \
+                f"{edit} on line {base.lines[index].number}: {base.lines[index].text!r}"
+    written = [i for i, line in enumerate(base.lines) if line.text.strip()]
+
+    @settings(max_examples=40, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(index=st.sampled_from(written), edit=st.sampled_from(sorted(WHITESPACE_EDITS)))
+    def run(index, edit):
+        assert parsed_whole(family, _edited(base.lines, index, edit)) == whole, \
+            f"{edit} on line {base.lines[index].number}"
+
+    run()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(LABEL_PIECES, max_size=20).map("".join))
 def test_clean_text_skips_only_steps_that_change_nothing(text):
