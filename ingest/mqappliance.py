@@ -127,7 +127,8 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
             pending.append(block)
             continue
         caption = _CAPTION.match(text)
-        if caption and pending:
+        if caption:
+            _require_next_caption(lines[index], int(caption.group("n")), len(report.tables), pending)
             _table(lines[index], caption, pending, product, report)
             pending = []
         index += 1
@@ -140,6 +141,21 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
     report.claims.extend(claims(lines, report))
     report.facts = facts(lines, product, report)
     return report
+
+
+def _require_next_caption(line: Line, number: int, before: int, pending: list) -> None:
+    """The reports number their tables 1, 2, 3 ... in print order, each caption under its rows: a
+    number skipped is a table lost (a page left out of the file), a caption with no rows above
+    it a table whose rows are."""
+    if number != before + 1:
+        raise ParseError(f"TABLE {number} follows " + (f"TABLE {before}" if before else "no table")
+                         + (f": TABLE {before + 1} is missing (a page of the report left out?)"
+                            if number > before + 1 else ": the tables are out of order"), line.number,
+                         expected=f"TABLE {before + 1}, the tables numbered one after another from 1")
+    if not pending:
+        raise ParseError(f"TABLE {number} has no results rows above its caption (a page of the report "
+                         "left out?)", line.number,
+                         expected="a results table ('Test ...' with its 'Max Rate*' columns) above the caption")
 
 
 # -- results tables --------------------------------------------------------------------------

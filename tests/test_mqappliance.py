@@ -5,13 +5,14 @@ a PDF as the reports are published, caught by the rules made for these tables.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from ingest import families
 from ingest.reader import read_lines
-from ingest.records import Line
+from ingest.records import Line, ParseError
 from perfwh.core.paths import RAW_DIR
 from perfwh.quality.rules import load_rules
 from perfwh.stages.check import check
@@ -169,3 +170,25 @@ def test_a_planted_slip_or_false_statement_is_found(tmp_path, source, line, prin
     on_line = [f for f in found if f["source_line"] == line and f["rule"] == rule]
     assert on_line, [(f["rule"], f["source_line"], f["message"]) for f in found]
     assert word in on_line[0]["message"], on_line[0]["message"]
+
+
+def test_a_page_left_out_is_a_table_missing_not_a_shorter_report():
+    """The tables are numbered in print order: a copy without the page holding Table 10 (its
+    rows and caption) is refused naming the table it lacks, where it was filed without it, as
+    a report of 21 tables; a caption whose rows are gone is refused too."""
+    lines = lines_of(M2002)
+    caption = next(x for x in lines if x.text.startswith("TABLE 10 "))
+    without_page = [x for x in lines if x.page != caption.page]
+    with pytest.raises(ParseError) as lost:
+        families.parse("mqappliance", without_page, M2002)
+    assert "TABLE 11 follows TABLE 9: TABLE 10 is missing" in str(lost.value), str(lost.value)
+    first = next(x for x in without_page if x.text.startswith("TABLE 11 "))
+    assert lost.value.line == first.number
+    rows_of_ten = [x for x in lines if x.page == caption.page and x.number < caption.number
+                   and re.match(r"\s*Test ", x.text)]
+    assert rows_of_ten
+    header = rows_of_ten[-1]
+    without_rows = [x for x in lines if not (header.number <= x.number < caption.number)]
+    with pytest.raises(ParseError) as bare:
+        families.parse("mqappliance", without_rows, M2002)
+    assert "TABLE 10 has no results rows above its caption" in str(bare.value), str(bare.value)
