@@ -36,6 +36,11 @@ def read_text(path: Path) -> list[Line]:
         line = data[: err.start].count(b"\n") + 1
         raise ParseError(f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})",
                          line, str(path), expected="a UTF-8 text report") from None
+    first = text.split("\n", 1)[0].rstrip("\r")
+    if "\r" in first:  # one line holding the whole report: no family would know it
+        raise ParseError("its lines end with a carriage return alone (old Mac line endings), so "
+                         "the whole file reads as one line", 1, str(path),
+                         expected="a text report with Windows (CR LF) or Unix (LF) line endings")
     return text_lines(text)
 
 

@@ -129,6 +129,8 @@ CASES = [
      ACE11, 1, ["UTF-16", "expected a UTF-8 text report"]),
     ("utf-16-without-bom", lambda raw: rewrite(raw, IIB, lambda t: t.encode("utf-16-le")),
      IIB, 1, ["NUL bytes", "expected a UTF-8 text report"]),
+    ("old-mac-line-ends", lambda raw: rewrite(raw, IIB, lambda t: t.replace("\n", "\r")),
+     IIB, 1, ["carriage return alone", "expected a text report with Windows (CR LF) or Unix (LF) line endings"]),
     ("latin-1", lambda raw: rewrite(raw, WB, lambda t: t.encode("latin-1", errors="replace")),
      WB, 32, ["not valid UTF-8", "byte 0xa9", "expected a UTF-8 text report"]),
     # a row with a missing column, and with an extra one
