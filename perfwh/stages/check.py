@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import shutil
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -32,7 +33,7 @@ from pathlib import Path
 import duckdb
 
 from ingest import families, submission
-from ingest.printable import OneLineMessage, one_line
+from ingest.printable import ACTING_CATEGORIES, OneLineMessage, one_line
 from ingest.reader import read_lines
 from ingest.records import ParsedReport, ParseError
 from ingest.spreadsheet import safe_cell
@@ -395,6 +396,11 @@ def refuse_unfileable_name(path: Path) -> None:
     except UnicodeEncodeError:
         raise Refused(f"{path}: the file name is not UTF-8 text (its undecodable bytes show as "
                       "\\udcXX); give the file a name of letters, digits and punctuation") from None
+    acting = next((ch for ch in path.name if unicodedata.category(ch) in ACTING_CATEGORIES), None)
+    if acting is not None:
+        raise Refused(f"{one_line(str(path))}: the file name holds the control character "
+                      f"U+{ord(acting):04X}, which would act on the terminal, page, chart or notebook "
+                      "that prints the source's name (as no product or scenario name may); rename it")
     problem = longest_name_problem({
         "the staged copy of the raw file": "." + path.name + "x" * STAGED_NAME_EXTRA,
         "the Parquet lake's folder for it": "source=" + hive_escape(path.name)})
