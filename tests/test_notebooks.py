@@ -249,3 +249,36 @@ def test_a_kernel_that_is_not_installed_is_one_line_naming_the_installed_ones(bu
     assert done.returncode == 1
     assert "Jupyter kernel 'nosuch' is not installed (installed: " in done.stderr and "perfwh" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 3
+
+
+def test_a_name_in_a_notebooks_words_is_shown_not_run():
+    """say() writes names a submitter chose (a source's file name, a scenario) into Markdown:
+    whatever the name holds - raw HTML, a javascript: link, an entity, math - it shows as its own
+    characters, in a code span or not (a backtick that ends the span early still runs nothing),
+    and the notebooks' own emphasis, lists and code spans still work."""
+    import html
+    import re as regex
+
+    import mistune
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from perfwh.publish.notebook import inert_markdown
+
+    assert mistune.html(inert_markdown("* **bold** and `code`")).strip() == \
+        "<ul>\n<li><strong>bold</strong> and <code>code</code></li>\n</ul>"
+
+    pieces = st.sampled_from(["<img src=x onerror=alert(1)>", "<script>x</script>", "[click](javascript:alert(1))",
+                              "<javascript:alert(1)>", "&lt;", "&#60;", "$x^2$", "`", "``", "\\", "](", "a", " ",
+                              "!", "[", "]", "(", ")", "<", ">", "&"])
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.lists(pieces, min_size=1, max_size=8).map("".join))
+    def shown_as_itself(name):
+        rendered = mistune.html(inert_markdown(f"The source `{name}` and {name}, measured."))
+        assert not regex.search(r"<(a|img|script)\b", rendered), rendered
+        text = html.unescape(regex.sub(r"<[^>]+>", "", rendered))
+        if "`" not in name:  # (a backtick in a name moves where its code span ends: shown, not run)
+            assert f" and {name}, measured." in text, (name, rendered)
+
+    shown_as_itself()
