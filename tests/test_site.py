@@ -1078,3 +1078,28 @@ def test_the_post_render_step_runs_again_on_the_same_output(site, tmp_path):
             if tag_ in ("a",) or re.match(r"^([a-z]+:|//|#)", value):
                 continue
             assert (page.parent / value.split("#")[0]).exists(), f"{page}: {tag_} {attr}={value} is missing"
+
+
+def test_every_source_gets_its_own_line_ids_whatever_its_name():
+    """A family's page holds the lines of all its files: "a b.csv" and "a-b.csv", "a.csv" and
+    "a.txt", or two names in another script ("测试.csv", "результаты.csv") would share their
+    lines' ids, and a link to one file's line land on the other's. Each gets its own prefix; a
+    stem that is an id already, and no other's, stays as it is (ace13-openshift-2025-L32)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    assert common.line_anchor_prefixes(["ace13-openshift-2025.txt"]) == {
+        "ace13-openshift-2025.txt": "ace13-openshift-2025"}
+    alike = ["a b.csv", "a-b.csv", "a.csv", "a.txt", "测试.csv", "результаты.csv"]
+    prefixes = common.line_anchor_prefixes(alike)
+    assert len(set(prefixes.values())) == len(alike), prefixes
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", p) for p in prefixes.values())
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(st.lists(st.text("ab -_.é测1", min_size=1, max_size=6).map(lambda s: s + ".csv"), unique=True,
+                    min_size=2, max_size=6))
+    def distinct(names):
+        found = common.line_anchor_prefixes(names)
+        assert len(set(found.values())) == len(names), found
+
+    distinct()

@@ -145,8 +145,38 @@ def report_href(family: str | None) -> str | None:
 
 
 def src_anchor(source: str, line: Any) -> str:
-    """The id of a line of a report's text on its page: '<file stem>-L<line>'."""
-    return anchor_id(f"{Path(source).stem}-L{line}")
+    """The id of a line of a report's text on its page: '<file stem>-L<line>' (see
+    `_line_anchor_prefixes` for a stem that ids cannot tell from another's)."""
+    prefix = _line_anchor_prefixes().get(source) or _anchor_prefix(source, unique=True)
+    return f"{prefix}-L{anchor_id(line)}"
+
+
+def _anchor_prefix(source: str, unique: bool) -> str:
+    """A source's file stem as an id, and a digest of its whole name where the id is not the
+    stem itself (spaces, accents, another script: "a b.csv" and "a-b.csv" are both "a-b",
+    "测试.csv" and "результаты.csv" both nothing) or ``unique`` is false (another source's
+    stem makes the same id: "a.csv" and "a.txt")."""
+    import hashlib
+
+    stem = Path(source).stem
+    plain = anchor_id(stem) if stem else ""
+    if plain == stem and unique:
+        return plain
+    return anchor_id(plain, hashlib.sha256(source.encode("utf-8")).hexdigest()[:8])
+
+
+@lru_cache(maxsize=None)
+def _line_anchor_prefixes() -> dict[str, str]:
+    return line_anchor_prefixes(list(family_of()))
+
+
+def line_anchor_prefixes(sources: list[str]) -> dict[str, str]:
+    """Each source's prefix of its lines' ids: unique among ``sources`` (the warehouse's), so
+    that a link to a line of one file never lands on another's (a family's page shows all its
+    files)."""
+    ids = [anchor_id(Path(source).stem) for source in sources]
+    return {source: _anchor_prefix(source, unique=ids.count(anchor_id(Path(source).stem)) == 1)
+            for source in sources}
 
 
 def src_href(source: str | None, line: Any) -> str | None:
