@@ -696,6 +696,19 @@ def test_a_revision_says_what_of_the_file_it_replaces_it_drops(tmp_path, sandbox
     assert "leave the warehouse" not in perfwh("check", whole, "--revision-of", "second-run.csv", *place).stderr
 
 
+def test_a_dropped_line_of_two_measurements_is_named_once(tmp_path, built_warehouse):
+    """IIB 10 prints a size's non-persistent and persistent results on one line: an edition
+    without line 48 drops two measurements, and the note names the line once ("line 48", not
+    "lines 48, 48")."""
+    lines = IIB.read_text(encoding="utf-8").split("\n")
+    assert lines[47].startswith("20kB 783.5")
+    edition = tmp_path / "iib10-xlinux-v3.txt"
+    edition.write_text("\n".join(lines[:47] + lines[48:]), encoding="utf-8")
+    done = perfwh("check", edition, "--revision-of", IIB.name, "--db", built_warehouse)
+    assert ("iib10-xlinux.txt is retired: 2 of its measurements are not in this file and leave the "
+            "warehouse (its line 48);") in done.stderr, done.stderr
+
+
 def test_add_refuses_a_manifest_the_warehouse_does_not_hold(tmp_path, sandbox, built_warehouse):
     """A copy of the warehouse filed into with another raw layer's manifest (`--db COPY` and the
     project's sources.yml) would record the source in one and not the other: refused, naming

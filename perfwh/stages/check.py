@@ -480,11 +480,12 @@ def dropped_by_revision_note(con: duckdb.DuckDBPyConnection, source: str, revisi
         ORDER BY source_line""", [source])]
     if not dropped:
         return []
-    shown = ", ".join(map(str, dropped[:NAMED_DROPPED])) + (
-        f" and {len(dropped) - NAMED_DROPPED:,} more" if len(dropped) > NAMED_DROPPED else "")
+    lines = list(dict.fromkeys(dropped))  # a line may print several measurements (two products)
+    shown = ", ".join(map(str, lines[:NAMED_DROPPED])) + (
+        f" and {len(lines) - NAMED_DROPPED:,} more" if len(lines) > NAMED_DROPPED else "")
     return [f"{revision_of} is retired: {len(dropped):,} of its measurements "
             f"{'is' if len(dropped) == 1 else 'are'} not in this file and "
-            f"{'leaves' if len(dropped) == 1 else 'leave'} the warehouse (its line{'s' if len(dropped) != 1 else ''} {shown}); if this file "
+            f"{'leaves' if len(dropped) == 1 else 'leave'} the warehouse (its line{'s' if len(lines) != 1 else ''} {shown}); if this file "
             "adds to it rather than replaces it, file it without --revision-of"]
 
 
