@@ -101,6 +101,10 @@ def _halves(line: Line, report: ParsedReport) -> list[tuple[str, bool]]:
     return found
 
 
+# A results row: a message size, then numbers ("20000kB 1.0 97.5 8125.0 0.9 97.5 8573.2").
+_LOOKS_LIKE_ROW = re.compile(r"^\d+(?:\.\d+)?\s*[kKmM]?B\s+\d")
+
+
 def parse(lines: Sequence[Line]) -> ParsedReport:
     require_signature(lines, FAMILY, SIGNATURE, DESCRIPTION)
     report = ParsedReport(family=FAMILY)
@@ -121,6 +125,12 @@ def parse(lines: Sequence[Line]) -> ParsedReport:
                              expected="one 'Msg Rate % CPU Busy CPU ms/msg' group per half")
         title = clean_text(lines[title_at].text)
         scenario = SCENARIOS.get(title)
+        if scenario is None and _LOOKS_LIKE_ROW.match(title):  # the title's line gone
+            raise ParseError(f"the table whose header is line {line.number} has no use-case title: the "
+                             f"line above its persistence line is a results row ({title!r}), the "
+                             "table before it's (its title deleted?)", lines[halves_at].number,
+                             expected="a use-case title above 'Non Persistent ...': one of "
+                                      + ", ".join(SCENARIOS))
         if scenario is None:
             raise ParseError(f"unknown use case {title!r}", lines[title_at].number,
                              expected="one of " + ", ".join(SCENARIOS))

@@ -140,6 +140,8 @@ CASES = [
      ACE11, 184, ["row has 5 cells", "7 cells"]),
     ("missing-size-cell-ace11", lambda raw: rewrite(raw, ACE11, replace_once("20k 1 1446.23/s", "1 1446.23/s")),
      ACE11, 186, ["message size 2k with concurrency 1 appears twice", "expected the message size on the first row"]),
+    ("use-case-title-deleted", lambda raw: rewrite(raw, IIB, replace_once("\nCoordinated Request/Reply\n", "\n")),
+     IIB, 54, ["has no use-case title", "is a results row ('20000kB 1.0 97.5 8125.0", "title deleted?"]),
     ("blank-line-inside-a-table", lambda raw: rewrite(raw, IIB, replace_once("2kB 1136.9", "\n2kB 1136.9")),
      IIB, 48, ["a results-table row that no table read", "with no blank line"]),
     ("missing-header", lambda raw: rewrite(raw, WB, replace_once("10.5 Filter Node Results\n\nPersist\tMsg Size\tMsgs/sec\t% CPU Busy\tCPU ms/msg\n", "10.5 Filter Node Results\n\n")),
