@@ -245,9 +245,18 @@ def _block(lines: Sequence[Line], index: int) -> tuple[Block, int]:
     starred = {c for g in groups for c in g.columns if c in FOOTNOTES}
     if starred - notes:
         missing = sorted(starred - notes)[0]
+        if not notes and i < len(lines):  # the rows stopped at a line that is neither
+            raise ParseError(f"{clean_text(lines[i].text)!r} interrupts the table's rows before its "
+                             "footnotes (a page number or header inside the table?)", lines[i].number,
+                             expected=f"rows, then the footnote {_footnote(missing)!r} under them")
         raise ParseError(f"the table's {missing!r} column has no footnote", rows[-1].number,
-                         expected=f"the footnote {FOOTNOTES[missing][1:-1]!r} under the rows")
+                         expected=f"the footnote {_footnote(missing)!r} under the rows")
     return Block(header, groups, rows, tuple(printed)), i
+
+
+def _footnote(column: str) -> str:
+    """The footnote a starred column needs, as printed (its pattern without anchors and escapes)."""
+    return re.sub(r"\\(.)", r"\1", FOOTNOTES[column][1:-1])
 
 
 def _table(caption_line: Line, caption: re.Match, blocks: list[Block], product: str,

@@ -192,3 +192,19 @@ def test_a_page_left_out_is_a_table_missing_not_a_shorter_report():
     with pytest.raises(ParseError) as bare:
         families.parse("mqappliance", without_rows, M2002)
     assert "TABLE 10 has no results rows above its caption" in str(bare.value), str(bare.value)
+
+
+def test_a_stray_line_inside_a_table_is_named_where_it_is():
+    """A page number left between two rows of Table 10 stops its rows before their footnotes:
+    the error names that line and what it looks like, not the last row read."""
+    lines = lines_of(M2002)
+    caption = next(k for k, x in enumerate(lines) if x.text.startswith("TABLE 10 "))
+    rows = [k for k in range(caption - 12, caption) if lines[k].text.lstrip().startswith("10Q ")]
+    at = rows[-2]
+    stray = lines[:at + 1] + [Line(0, "21", lines[at].page)] + lines[at + 1:]
+    stray = [Line(n, x.text, x.page) for n, x in enumerate(stray, 1)]
+    with pytest.raises(ParseError) as err:
+        families.parse("mqappliance", stray, M2002)
+    assert err.value.line == at + 2, str(err.value)
+    assert "'21' interrupts the table's rows before its footnotes" in str(err.value)
+    assert "'#Single thread round trip latency (ms)'" in str(err.value)
