@@ -263,7 +263,7 @@ def test_a_name_in_a_notebooks_words_is_shown_not_run():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from perfwh.publish.notebook import inert_markdown
+    from perfwh.publish.html import inert_markdown
 
     assert mistune.html(inert_markdown("* **bold** and `code`")).strip() == \
         "<ul>\n<li><strong>bold</strong> and <code>code</code></li>\n</ul>"

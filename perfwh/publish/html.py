@@ -84,6 +84,27 @@ def anchor_id(*parts: Any) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-") or "x"
 
 
+# A code span: a run of backticks, what it holds, the same run again (CommonMark).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+# What outside a code span could begin markup that acts or pretends: raw HTML (<img onerror>,
+# <script>), an autolink or a link ([x](javascript:...)), an entity (&lt;), math ($...$) - each
+# written escaped, which shows it as itself.
+_ACTIVE = re.compile(r"([\\<>\[\]$&])")
+
+
+def inert_markdown(text: str) -> str:
+    """``text`` with the characters that would start HTML, a link, an entity or math escaped
+    outside its code spans (inside one, Markdown shows everything as it is). The notebooks' own
+    Markdown uses emphasis, lists and code spans alone, which this leaves working; a name that
+    holds `<img src=x onerror=...>` or `[click](javascript:...)` prints as those characters."""
+    out, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out += [_ACTIVE.sub(r"\\\1", text[at:span.start()]), span.group(0)]
+        at = span.end()
+    out.append(_ACTIVE.sub(r"\\\1", text[at:]))
+    return "".join(out)
+
+
 # -- numbers and values --------------------------------------------------------------------
 
 def fmt_num(value: Any, digits: int = 4) -> str:

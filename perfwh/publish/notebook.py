@@ -6,8 +6,6 @@ and labels come from the vocabulary, as on the site.
 """
 from __future__ import annotations
 
-import re
-
 import altair as alt
 import duckdb
 import polars as pl
@@ -15,6 +13,7 @@ from IPython.display import Markdown, display
 
 from ingest.vocabulary import config_label, persistence_label, size_label
 from perfwh.core.paths import warehouse_path
+from perfwh.publish.html import inert_markdown
 
 DB = warehouse_path()
 con = duckdb.connect(str(DB), read_only=True)
@@ -39,27 +38,6 @@ def say(text: str) -> None:
     display(Markdown(inert_markdown(text)))
 
 
-# A code span: a run of backticks, what it holds, the same run again (CommonMark).
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
-# What outside a code span could begin markup that acts or pretends: raw HTML (<img onerror>,
-# <script>), an autolink or a link ([x](javascript:...)), an entity (&lt;), math ($...$) - each
-# written escaped, which shows it as itself.
-_ACTIVE = re.compile(r"([\\<>\[\]$&])")
-
-
-def inert_markdown(text: str) -> str:
-    """``text`` with the characters that would start HTML, a link, an entity or math escaped
-    outside its code spans (inside one, Markdown shows everything as it is). The notebooks' own
-    Markdown uses emphasis, lists and code spans alone, which this leaves working; a name that
-    holds `<img src=x onerror=...>` or `[click](javascript:...)` prints as those characters."""
-    out, at = [], 0
-    for span in _CODE_SPAN.finditer(text):
-        out += [_ACTIVE.sub(r"\\\1", text[at:span.start()]), span.group(0)]
-        at = span.end()
-    out.append(_ACTIVE.sub(r"\\\1", text[at:]))
-    return "".join(out)
-
-
 def pct(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f} %"
 
@@ -74,4 +52,4 @@ def printed_line(source: str, line: int) -> str | None:
 
 
 __all__ = ["DB", "alt", "con", "config_label", "display", "has", "pct", "persistence_label", "pl",
-           "printed_line", "q", "say", "size_label"]  # inert_markdown: import it by name
+           "printed_line", "q", "say", "size_label"]
